@@ -1,0 +1,29 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+const r = (p: string) => resolve(__dirname, p);
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: r('out/main'),
+      rollupOptions: { input: { index: r('src-main/index.ts'), cli: r('src-main/cli.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: r('out/preload'),
+      rollupOptions: { input: { index: r('src-main/preload/index.ts') } },
+    },
+  },
+  renderer: {
+    root: r('src-renderer'),
+    plugins: [react()],
+    build: {
+      outDir: r('out/renderer'),
+      emptyOutDir: true,
+      rollupOptions: { input: { index: r('src-renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,38 @@
+// The main port's app: security, the instance's API, OpenAPI and the console.
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { InstanceManager } from '../instances/manager';
+import { registerConsole } from './routes/console';
+import { registerApi, rewriteAliases } from './api';
+import { createBaseApp } from './base';
+import type { ApiDeps } from './deps';
+import { registerOpenApi } from './openapi';
+import { installSecurity, type AuthConfig } from './security';
+import { findRendererDir, isStaticRequest, registerStatic } from './static';
+
+export interface MainAppOptions {
+  deps: ApiDeps;
+  auth: AuthConfig;
+  manager?: InstanceManager;
+  rendererDir?: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstance> {
+  const app = createBaseApp({ logger: opts.logger, rewriteUrl: (req) => rewriteAliases(req.url ?? '/') });
+  installSecurity(app, { ...opts.auth, isPublic: isStaticRequest });
+  await registerOpenApi(app, opts.deps.version);
+  registerApi(app, opts.deps);
+  if (opts.manager) registerConsole(app, opts.manager);
+  await registerStatic(app, findRendererDir(opts.rendererDir));
+  await app.ready();
+  return app;
+}
+
+/** The API of one more local database, reached in-process from the routing port. */
+export async function createInstanceApp(opts: { deps: ApiDeps; auth: AuthConfig; logger?: FastifyServerOptions['logger'] }): Promise<FastifyInstance> {
+  const app = createBaseApp({ logger: opts.logger, rewriteUrl: (req) => rewriteAliases(req.url ?? '/') });
+  installSecurity(app, opts.auth);
+  registerApi(app, opts.deps);
+  await app.ready();
+  return app;
+}

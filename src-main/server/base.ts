@@ -1,0 +1,37 @@
+// A Fastify instance with the project's conventions: zod validation, JSON bodies that may be
+// empty (scripts send Content-Type: application/json on every call), plain JSON serialisation,
+// and the error shape.
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { installErrorHandlers } from './errors';
+
+export type App = FastifyInstance;
+
+export const BODY_LIMIT = 64 * 1024 * 1024;
+
+export interface BaseOptions {
+  logger?: FastifyServerOptions['logger'];
+  rewriteUrl?: FastifyServerOptions['rewriteUrl'];
+}
+
+export const REDACT = ['req.headers.pgrapikey', 'req.headers.authorization', 'req.headers.cookie'];
+
+export function createBaseApp(opts: BaseOptions = {}): FastifyInstance {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    forceCloseConnections: true,
+    rewriteUrl: opts.rewriteUrl,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (req, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
+    return json(req, body as string, done);
+  });
+  installErrorHandlers(app);
+  return app;
+}

@@ -1,0 +1,12 @@
+import type { Store } from '../store/store';
+
+/** What API routes need; `store` is a function so the instance can be chosen per app. */
+export interface ApiDeps {
+  store: () => Store;
+  /** Ports the service scan probes, and its time budget. */
+  scan: { ports: readonly number[]; timeoutMs: number; budgetMs: number; concurrency: number };
+  /** Platform version this server reports. */
+  version: string;
+  /** The master host's instance list (GET /tenancy/instance/list). */
+  instanceList: () => { id: string; name: string; url: string; sort_order: number }[];
+}

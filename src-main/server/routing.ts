@@ -1,0 +1,182 @@
+// The routing port (spec: Multi-instance routing): every path of the main port, sent to the
+// instance named by `PgrSelectedInstance` (a one-element array holding its answer under `data`),
+// or, without the header, to every instance in parallel (one element each, in sort_order).
+// One slow or dead instance never fails the whole answer: it gets 504 or 502 in its element.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, errorBody } from '../../src-shared/errors';
+import { nowTs } from '../../src-shared/time';
+import { PLATFORM_VERSION } from '../../src-shared/version';
+import type { InstanceInfo, InstanceManager, Target } from '../instances/manager';
+import { forwardHeaders, RemoteError } from '../instances/remote';
+import { BODY_LIMIT, createBaseApp, type BaseOptions } from './base';
+import { sendError } from './errors';
+import { installSecurity, type AuthConfig } from './security';
+
+export interface Element {
+  id: string;
+  name: string;
+  data: unknown;
+  error: number;
+  status_code: number;
+  time: string;
+  version: string;
+}
+
+const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
+
+/** Paths that name one instance by their meaning: the header is required. */
+const NEEDS_INSTANCE = new Set(['/data/v1/create']);
+
+function parseBody(contentType: string | undefined, raw: Buffer | string): unknown {
+  const text = typeof raw === 'string' ? raw : raw.toString('utf8');
+  if (text === '') return null;
+  if (contentType?.includes('json')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function element(info: InstanceInfo, status: number, data: unknown, version = PLATFORM_VERSION): Element {
+  return {
+    id: info.id,
+    name: info.name,
+    data,
+    error: status >= 200 && status < 300 ? 0 : status,
+    status_code: status,
+    time: nowTs(),
+    version,
+  };
+}
+
+/** A remote that was itself asked for one of its instances answers with an envelope: unwrap it. */
+function unwrapEnvelope(data: unknown, status: number): { data: unknown; status: number; version?: string } {
+  if (Array.isArray(data) && data.length === 1 && data[0] && typeof data[0] === 'object' && 'data' in data[0]) {
+    const e = data[0] as Partial<Element>;
+    return { data: e.data, status: typeof e.status_code === 'number' ? e.status_code : status, version: e.version };
+  }
+  return { data, status };
+}
+
+export async function callInstance(target: Target, req: { method: string; url: string; headers: FastifyRequest['headers']; body?: Buffer }): Promise<Element> {
+  const { info } = target;
+  if (target.kind === 'app') {
+    const headers = forwardHeaders(req.headers);
+    for (const k of ['pgrapikey', 'authorization']) {
+      const v = req.headers[k];
+      if (typeof v === 'string') headers[k] = v;
+    }
+    const res = await target.app.inject({ method: req.method as 'GET', url: req.url, headers, payload: req.body && req.body.length ? req.body : undefined });
+    return element(info, res.statusCode, parseBody(res.headers['content-type'] as string | undefined, res.rawPayload));
+  }
+  try {
+    const res = await target.client.call(req.method, req.url, req.headers, req.body);
+    const parsed = parseBody(res.headers['content-type'] as string | undefined, res.body);
+    if (target.client.cfg.remoteInstanceId) {
+      const u = unwrapEnvelope(parsed, res.status);
+      return element(info, u.status, u.data, u.version ?? '');
+    }
+    return element(info, res.status, parsed, '');
+  } catch (e) {
+    const status = e instanceof RemoteError ? e.status : 502;
+    return element(info, status, errorBody(status, (e as Error).message), '');
+  }
+}
+
+/**
+ * One remote's answer inside the envelope. A JSON answer is streamed through without being held
+ * in memory; anything else is read (bounded) and placed under `data` as text.
+ */
+async function sendRemote(target: Extract<Target, { kind: 'remote' }>, req: FastifyRequest, reply: FastifyReply, body: Buffer | undefined): Promise<FastifyReply> {
+  const { info, client } = target;
+  let s;
+  try {
+    s = await client.open(req.method, req.url, req.headers, body);
+  } catch (e) {
+    const status = e instanceof RemoteError ? e.status : 502;
+    return reply.code(status).send([element(info, status, errorBody(status, (e as Error).message), '')]);
+  }
+  const type = String(s.headers['content-type'] ?? '');
+  if (!type.includes('json')) {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of s.body) {
+        size += (chunk as Buffer).length;
+        if (size > client.cfg.maxBytes) throw new RemoteError(502, `the answer is larger than ${client.cfg.maxBytes} bytes`);
+        chunks.push(chunk as Buffer);
+      }
+    } catch (e) {
+      s.body.destroy();
+      const status = e instanceof RemoteError ? e.status : 502;
+      return reply.code(status).send([element(info, status, errorBody(status, (e as Error).message), '')]);
+    }
+    return reply.code(s.status).send([element(info, s.status, parseBody(type, Buffer.concat(chunks)), '')]);
+  }
+  const { data: _d, ...rest } = element(info, s.status, null, '');
+  reply.hijack();
+  reply.raw.writeHead(s.status, { 'content-type': 'application/json; charset=utf-8' });
+  reply.raw.write(`[${JSON.stringify(rest).slice(0, -1)},"data":`);
+  let size = 0;
+  let empty = true;
+  try {
+    for await (const chunk of s.body) {
+      size += (chunk as Buffer).length;
+      if (size > client.cfg.maxBytes) throw new RemoteError(502, 'the answer is too large');
+      if ((chunk as Buffer).length) empty = false;
+      if (!reply.raw.write(chunk as Buffer)) await new Promise((r) => reply.raw.once('drain', r));
+    }
+    reply.raw.end(`${empty ? 'null' : ''}}]`);
+  } catch {
+    // The status is sent already: cutting the connection tells the client the body is incomplete.
+    s.body.destroy();
+    reply.raw.destroy();
+  }
+  return reply;
+}
+
+export interface RoutingOptions extends BaseOptions {
+  manager: InstanceManager;
+  auth: AuthConfig;
+}
+
+export async function createRoutingApp(o: RoutingOptions): Promise<FastifyInstance> {
+  const app = createBaseApp({ logger: o.logger });
+  installSecurity(app, o.auth);
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
+
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    const body = Buffer.isBuffer(req.body) ? req.body : undefined;
+    const selected = req.headers.pgrselectedinstance;
+    const path = req.url.split('?')[0]!;
+    if (selected === undefined || selected === '') {
+      if (NEEDS_INSTANCE.has(path)) throw new ApiError(400, 'PgrSelectedInstance header is required');
+      const instances = o.manager.list();
+      const elements = await Promise.all(
+        instances.map(async (info) => {
+          try {
+            return await callInstance(await o.manager.target(info), { method: req.method, url: req.url, headers: req.headers, body });
+          } catch (e) {
+            const status = e instanceof ApiError ? e.status : 502;
+            return element(info, status, errorBody(status, (e as Error).message), '');
+          }
+        }),
+      );
+      return reply.code(200).send(elements);
+    }
+    const info = o.manager.find(Array.isArray(selected) ? selected[0]! : selected);
+    if (!info) return sendError(reply, 404, 'instance not found');
+    const target = await o.manager.target(info);
+    if (target.kind === 'remote' && !target.client.cfg.remoteInstanceId && req.method !== 'HEAD') return sendRemote(target, req, reply, body);
+    const el = await callInstance(target, { method: req.method, url: req.url, headers: req.headers, body });
+    return reply.code(el.status_code).send([el]);
+  };
+  app.route({ method: [...ALL_METHODS], url: '/', handler });
+  app.route({ method: [...ALL_METHODS], url: '/*', handler });
+  await app.ready();
+  return app;
+}

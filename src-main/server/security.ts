@@ -1,0 +1,79 @@
+// Who may call: requests must name this server by a loopback host (DNS rebinding), and carry
+// the API key (`PgrApiKey`) or a Bearer JWT signed with this server's secret.
+import crypto from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createSigner, createVerifier } from 'fast-jwt';
+import { ERR } from '../../src-shared/errors';
+import { isUuid } from '../../src-shared/schemas/common';
+import { sendError } from './errors';
+
+export interface AuthConfig {
+  apiKey: string;
+  jwtSecret: string;
+  /** Host names this server answers to besides the loopback ones. */
+  extraHosts?: readonly string[];
+  /** Paths served without credentials (the console's static shell). */
+  isPublic?: (req: FastifyRequest) => boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's user id: the token's subject, or Pgr-User-Id when it is a uuid. */
+    userId?: string;
+  }
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** The host part of a Host header value (IPv6 brackets kept off). */
+export function hostName(header: string): string {
+  const h = header.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(1, h.indexOf(']'));
+  const colon = h.lastIndexOf(':');
+  return colon >= 0 && h.indexOf(':') === colon ? h.slice(0, colon) : h;
+}
+
+export function isAllowedHost(header: string | undefined, extra: readonly string[] = []): boolean {
+  if (header === undefined) return true; // not a browser: HTTP/1.1 browsers always send Host
+  const name = hostName(header);
+  if (name.endsWith('.localhost') || LOOPBACK.has(name)) return true;
+  if (/^127\.\d+\.\d+\.\d+$/.test(name)) return true;
+  return extra.some((h) => h.toLowerCase() === name);
+}
+
+const digest = (s: string) => crypto.createHash('sha256').update(s).digest();
+
+/** Constant-time comparison (equal-length digests, so length does not leak either). */
+export function safeEqual(a: string, b: string): boolean {
+  return crypto.timingSafeEqual(digest(a), digest(b));
+}
+
+export function issueToken(secret: string, userId: string, ttlSeconds: number): string {
+  const sign = createSigner({ key: secret, algorithm: 'HS256', expiresIn: ttlSeconds * 1000 });
+  return sign({ sub: userId });
+}
+
+export function installSecurity(app: FastifyInstance, cfg: AuthConfig): void {
+  const verify = createVerifier({ key: cfg.jwtSecret, algorithms: ['HS256'], requiredClaims: ['sub', 'exp'], cache: 1000 });
+  app.addHook('onRequest', async (req, reply) => {
+    if (!isAllowedHost(req.headers.host, cfg.extraHosts)) return sendError(reply, 403, ERR.forbiddenHost);
+    if (cfg.isPublic?.(req)) return;
+    const key = req.headers.pgrapikey;
+    const authz = req.headers.authorization;
+    if (key === undefined && authz === undefined) return sendError(reply, 401, ERR.noAuthHeader);
+    if (typeof key === 'string') {
+      if (!safeEqual(key, cfg.apiKey)) return sendError(reply, 401, 'invalid api key');
+    } else {
+      const m = /^Bearer\s+(\S+)$/i.exec(authz ?? '');
+      if (!m) return sendError(reply, 401, 'invalid authorization header');
+      try {
+        const claims = verify(m[1]!) as { sub?: unknown };
+        if (typeof claims.sub === 'string' && isUuid(claims.sub)) req.userId = claims.sub;
+      } catch {
+        return sendError(reply, 401, 'invalid token');
+      }
+    }
+    const uid = req.headers['pgr-user-id'];
+    if (!req.userId && typeof uid === 'string' && isUuid(uid)) req.userId = uid;
+  });
+}

@@ -1,0 +1,142 @@
+// Starting the server: the database (created, migrated and seeded on first start), the
+// secrets, and the two ports. Used by the CLI, the Electron main process and the tests.
+import type { FastifyInstance } from 'fastify';
+import path from 'node:path';
+import { PLATFORM_VERSION } from '../../src-shared/version';
+import { loadSecrets } from '../config/secrets';
+import { DEFAULT_SCAN_PORTS } from '../scan/probe';
+import { openDatabase } from '../store/db';
+import { seedDemo } from '../store/seed';
+import { Store } from '../store/store';
+import { InstanceCatalog } from '../instances/catalog';
+import { InstanceManager, type LocalHandle } from '../instances/manager';
+import { KeyVault, vaultFileFor, type KeyCipher } from '../instances/vault';
+import { createInstanceApp, createMainApp } from './app';
+import type { ApiDeps } from './deps';
+import { REDACT } from './base';
+import { createRoutingApp } from './routing';
+
+export interface ServerConfig {
+  db: string;
+  host?: string;
+  port?: number;
+  routingPort?: number;
+  /** Overrides the stored key (the --api-key flag, RADAR_API_KEY). */
+  apiKey?: string;
+  /** demo: seed when the database is new or has no incidents; none: never. Default: demo on a new database. */
+  seed?: 'demo' | 'none';
+  log?: boolean;
+  scan?: Partial<ApiDeps['scan']>;
+  rendererDir?: string;
+  /** Encrypts remote instances' keys at rest (the desktop app passes Electron's safeStorage). */
+  keyCipher?: KeyCipher;
+  /** Default time-out of a routed call to one instance. */
+  instanceTimeoutMs?: number;
+  /** Largest answer accepted from a remote instance. */
+  maxRemoteBytes?: number;
+}
+
+export interface RunningServer {
+  main: string;
+  routing: string;
+  db: string;
+  apiKey: string;
+  jwtSecret: string;
+  store: Store;
+  mainApp: FastifyInstance;
+  manager: InstanceManager;
+  close(): Promise<void>;
+}
+
+export const urlOf = (host: string, port: number): string => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
+  const host = cfg.host ?? '127.0.0.1';
+  const dbFile = cfg.db === ':memory:' ? cfg.db : path.resolve(cfg.db);
+  const { db, created } = openDatabase(dbFile);
+  const store = new Store(db);
+  try {
+    const empty = !store.get1('SELECT 1 AS x FROM service_asset_findings LIMIT 1');
+    if (cfg.seed !== 'none' && (created || (cfg.seed === 'demo' && empty))) seedDemo(store);
+    const secrets = loadSecrets(dbFile);
+    const apiKey = cfg.apiKey ?? secrets.apiKey;
+    const urls = { main: '', routing: '' };
+    const catalog = new InstanceCatalog(store, new KeyVault(vaultFileFor(dbFile), cfg.keyCipher), dbFile === ':memory:' ? process.cwd() : path.dirname(dbFile));
+    let manager: InstanceManager | undefined;
+    const deps: ApiDeps = {
+      store: () => store,
+      version: PLATFORM_VERSION,
+      scan: { ports: DEFAULT_SCAN_PORTS, timeoutMs: 1500, budgetMs: 10_000, concurrency: 128, ...cfg.scan },
+      instanceList: () => manager!.publicList(),
+    };
+    const logger = cfg.log ? { level: 'info', redact: REDACT } : false;
+    const extraHosts = ['127.0.0.1', 'localhost', '::1'].includes(host) ? [] : [host];
+    const auth = { apiKey, jwtSecret: secrets.jwtSecret, extraHosts };
+    const openLocal = async (file: string): Promise<LocalHandle> => {
+      const local = openDatabase(file);
+      const localStore = new Store(local.db);
+      try {
+        const app = await createInstanceApp({ deps: { ...deps, store: () => localStore }, auth, logger });
+        return {
+          app,
+          async close() {
+            await app.close();
+            local.db.close();
+          },
+        };
+      } catch (e) {
+        local.db.close();
+        throw e;
+      }
+    };
+    let mainApp: FastifyInstance | undefined;
+    manager = new InstanceManager({
+      catalog,
+      mainApp: () => mainApp!,
+      urls: () => urls,
+      openLocal,
+      defaultTimeoutMs: cfg.instanceTimeoutMs ?? 10_000,
+      maxBytes: cfg.maxRemoteBytes ?? 256 * 1024 * 1024,
+      internalHeaders: () => ({ pgrapikey: apiKey }),
+    });
+    catalog.main();
+    mainApp = await createMainApp({ deps, auth, manager, rendererDir: cfg.rendererDir, logger });
+    const routingApp = await createRoutingApp({ manager, auth, logger });
+    await mainApp.listen({ host, port: cfg.port ?? 9000 });
+    try {
+      await routingApp.listen({ host, port: cfg.routingPort ?? 9009 });
+    } catch (e) {
+      await mainApp.close();
+      throw e;
+    }
+    const portOf = (app: FastifyInstance) => {
+      const a = app.server.address();
+      return typeof a === 'object' && a ? a.port : 0;
+    };
+    urls.main = urlOf(host, portOf(mainApp));
+    urls.routing = urlOf(host, portOf(routingApp));
+    let closed = false;
+    const app = mainApp;
+    const mgr = manager;
+    return {
+      main: urls.main,
+      routing: urls.routing,
+      db: dbFile,
+      apiKey,
+      jwtSecret: secrets.jwtSecret,
+      store,
+      mainApp: app,
+      manager: mgr,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await Promise.allSettled([app.close(), routingApp.close()]);
+        await mgr.close();
+        db.close();
+      },
+    };
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}

@@ -1,0 +1,35 @@
+// Opening a database: WAL, foreign keys, the Unicode case-folding function, migrations.
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { migrate } from './migrations';
+
+export type Db = Database.Database;
+
+/** Unicode lower-casing for substring matches SQLite's ASCII-only lower() cannot do. */
+export const fold = (s: string): string => s.toLowerCase();
+
+export interface OpenOptions {
+  /** Create the file (and its folder) when missing; default true. */
+  create?: boolean;
+  readonly?: boolean;
+}
+
+export function openDatabase(file: string, opts: OpenOptions = {}): { db: Db; created: boolean } {
+  const memory = file === ':memory:';
+  const existed = memory ? false : fs.existsSync(file);
+  if (!memory && !existed) {
+    if (opts.create === false) throw new Error(`database ${file} does not exist`);
+    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  }
+  const db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.create === false });
+  if (!memory && !opts.readonly) db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('temp_store = MEMORY');
+  db.pragma('cache_size = -65536');
+  db.function('rc_fold', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? fold(v) : v === null ? null : fold(String(v))));
+  if (!opts.readonly) migrate(db);
+  return { db, created: !existed };
+}

@@ -1,0 +1,66 @@
+// Versioned migrations, tracked in PRAGMA user_version. Version 1 is the registry's schema
+// as first released; every later change to a declaration adds a migration here, and the
+// schema test compares a migrated database with the registry so that none is forgotten.
+import type Database from 'better-sqlite3';
+import { registryDdl } from './ddl';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up: (db: Database.Database) => void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'resource tables, link tables, indexes and search indexes',
+    up: (db) => {
+      for (const stmt of registryDdl()) db.exec(stmt);
+    },
+  },
+  {
+    version: 2,
+    name: 'instance settings (key/value)',
+    up: (db) => {
+      db.exec(`CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`);
+    },
+  },
+  {
+    version: 3,
+    name: 'instances this server routes to (local databases and remote platforms)',
+    up: (db) => {
+      db.exec(`CREATE TABLE console_instances (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL CHECK (kind IN ('local', 'remote')),
+        sort_order INTEGER NOT NULL,
+        db_file TEXT,
+        url TEXT,
+        remote_instance_id TEXT,
+        ca_file TEXT,
+        pinned_sha256 TEXT,
+        timeout_ms INTEGER,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) WITHOUT ROWID`);
+    },
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** Brings the database up to SCHEMA_VERSION, each step in its own transaction. */
+export function migrate(db: Database.Database): { from: number; to: number } {
+  const from = db.pragma('user_version', { simple: true }) as number;
+  if (from > SCHEMA_VERSION) {
+    throw new Error(`database schema version ${from} is newer than this build supports (${SCHEMA_VERSION})`);
+  }
+  for (const m of MIGRATIONS) {
+    if (m.version <= from) continue;
+    db.transaction(() => {
+      m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+  return { from, to: SCHEMA_VERSION };
+}

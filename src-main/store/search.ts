@@ -1,0 +1,317 @@
+// The search compiler: a validated search request becomes parameterised SQL. Field names are
+// checked against the registry and only the registry's identifiers reach the SQL text; every
+// value from the request is a bound parameter.
+import { badRequest } from '../../src-shared/errors';
+import {
+  fieldOf,
+  fieldsOf,
+  filtersForKind,
+  getResource,
+  relationsOf,
+  type FieldInfo,
+  type RelationDef,
+  type ResourceDef,
+} from '../../src-shared/resources/index';
+import { isUuid } from '../../src-shared/schemas/common';
+import type { ExtensionParams, SearchFilter, SearchOrdering, SearchRequest } from '../../src-shared/schemas/search';
+import { normalizeDate, normalizeTs } from '../../src-shared/time';
+import { fold } from './db';
+import { ftsTable, searchableFields } from './ddl';
+import { placeholders, q } from './sql';
+
+export interface Sql {
+  sql: string;
+  params: unknown[];
+}
+
+const TRUE: Sql = { sql: '1', params: [] };
+
+/** SQL expression of a readable field over the row aliased `t`. */
+export function columnExpr(r: ResourceDef, f: FieldInfo, alias = 't'): string {
+  if (f.source === 'computed') {
+    const sql = r.computed![f.name]!.sql;
+    return alias === 't' ? `(${sql})` : `(${sql.replace(/\bt\./g, `${alias}.`)})`;
+  }
+  return `${alias}.${q(f.name)}`;
+}
+
+export function requireField(r: ResourceDef, name: unknown, what = 'field'): FieldInfo {
+  if (typeof name !== 'string') throw badRequest(`${what} should be a string`);
+  const f = fieldOf(r, name);
+  if (!f) throw badRequest(`unknown ${what}: ${name}`);
+  return f;
+}
+
+const KIND_NAME: Record<string, string> = {
+  uuid: 'a uuid',
+  string: 'a string',
+  int: 'an integer',
+  number: 'a number',
+  bool: 'a boolean',
+  timestamp: 'an ISO 8601 timestamp',
+  date: 'an ISO 8601 date',
+  json: 'a JSON value',
+};
+
+/** A filter value converted to what the column stores; 400 naming the field when it cannot be. */
+export function coerceValue(f: FieldInfo, v: unknown): unknown {
+  const wrong = () => badRequest(`invalid value for ${f.name}: expected ${KIND_NAME[f.kind]}`);
+  switch (f.kind) {
+    case 'uuid':
+      if (!isUuid(v)) throw wrong();
+      return v.toLowerCase();
+    case 'string':
+      if (typeof v === 'string') return v;
+      if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+      throw wrong();
+    case 'int':
+    case 'number': {
+      const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+      if (!Number.isFinite(n) || (f.kind === 'int' && !Number.isInteger(n))) throw wrong();
+      return n;
+    }
+    case 'bool':
+      if (v === true || v === 1 || v === 'true' || v === '1') return 1;
+      if (v === false || v === 0 || v === 'false' || v === '0') return 0;
+      throw wrong();
+    case 'timestamp': {
+      const t = typeof v === 'string' ? normalizeTs(v) : null;
+      if (t === null) throw wrong();
+      return t;
+    }
+    case 'date': {
+      const t = typeof v === 'string' ? normalizeDate(v) : null;
+      if (t === null) throw wrong();
+      return t;
+    }
+    case 'json':
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+      throw wrong();
+  }
+}
+
+/** An FTS5 phrase matching the text as a substring (trigram tokens), quotes doubled. */
+export const ftsPhrase = (text: string): string => `"${text.replace(/"/g, '""')}"`;
+
+/** FTS trigram queries need at least three characters. */
+const ftsUsable = (text: string): boolean => [...text].length >= 3;
+
+function substrSql(r: ResourceDef, f: FieldInfo, value: string): Sql {
+  if (value === '') return TRUE;
+  const searchable = f.source === 'stored' && searchableFields(r).includes(f.name);
+  if (searchable && ftsUsable(value)) {
+    return {
+      sql: `t._rid IN (SELECT rowid FROM ${q(ftsTable(r))} WHERE ${q(ftsTable(r))} MATCH ?)`,
+      params: [`${f.name} : ${ftsPhrase(value)}`],
+    };
+  }
+  return { sql: `instr(rc_fold(${columnExpr(r, f)}), ?) > 0`, params: [fold(value)] };
+}
+
+function treeExpand(target: ResourceDef, ids: string[], ext: ExtensionParams | undefined): Sql {
+  const children = !!(ext?.chidlrens_all || ext?.children_all);
+  const parents = !!ext?.parents_all;
+  if (!target.tree || (!children && !parents)) return { sql: `SELECT value FROM json_each(?)`, params: [JSON.stringify(ids)] };
+  const tt = q(target.table);
+  const parent = q(target.tree.parent);
+  const parts: string[] = [];
+  if (children) parts.push(`d(id) AS (SELECT value FROM json_each(?) UNION SELECT c.id FROM ${tt} c JOIN d ON c.${parent} = d.id)`);
+  if (parents) parts.push(`u(id) AS (SELECT value FROM json_each(?) UNION SELECT p.${parent} FROM ${tt} p JOIN u ON p.id = u.id WHERE p.${parent} IS NOT NULL)`);
+  const union = [children ? 'SELECT id FROM d' : '', parents ? 'SELECT id FROM u' : ''].filter(Boolean).join(' UNION ');
+  return { sql: `WITH RECURSIVE ${parts.join(', ')} ${union}`, params: parts.map(() => JSON.stringify(ids)) };
+}
+
+function findRelation(r: ResourceDef, name: string): [string, RelationDef] | undefined {
+  const rels = relationsOf(r);
+  return rels.find(([n]) => n === name) ?? rels.find(([, rel]) => rel.kind === 'belongsTo' && rel.fk === name);
+}
+
+function relatedSql(r: ResourceDef, filter: SearchFilter): Sql {
+  const found = findRelation(r, filter.field);
+  if (!found) throw badRequest(`unknown relation: ${filter.field}`);
+  const [name, rel] = found;
+  const raw = filter.value;
+  const ids = raw === undefined || raw === null ? [] : Array.isArray(raw) ? raw : [raw];
+  for (const id of ids) if (!isUuid(id)) throw badRequest(`invalid value for ${name}: expected uuid strings`);
+  const target = getResource(rel.target);
+  const tt = q(target.table);
+  if (ids.length === 0) {
+    // An empty list asks for records without related entities (with negation: with some).
+    switch (rel.kind) {
+      case 'belongsTo':
+        return { sql: `t.${q(rel.fk)} IS NULL`, params: [] };
+      case 'hasMany':
+        return { sql: `NOT EXISTS (SELECT 1 FROM ${tt} x WHERE x.${q(rel.fk)} = t.id)`, params: [] };
+      case 'manyToMany':
+        return { sql: `NOT EXISTS (SELECT 1 FROM ${q(rel.link)} l WHERE l.${q(rel.self)} = t.id)`, params: [] };
+    }
+  }
+  const set = treeExpand(target, (ids as string[]).map((x) => x.toLowerCase()), filter.extension_params);
+  switch (rel.kind) {
+    case 'belongsTo':
+      return { sql: `t.${q(rel.fk)} IN (${set.sql})`, params: set.params };
+    case 'hasMany':
+      return { sql: `EXISTS (SELECT 1 FROM ${tt} x WHERE x.${q(rel.fk)} = t.id AND x.id IN (${set.sql}))`, params: set.params };
+    case 'manyToMany':
+      return {
+        sql: `EXISTS (SELECT 1 FROM ${q(rel.link)} l WHERE l.${q(rel.self)} = t.id AND l.${q(rel.other)} IN (${set.sql}))`,
+        params: set.params,
+      };
+  }
+}
+
+export function filterSql(r: ResourceDef, filter: SearchFilter): Sql {
+  let inner: Sql;
+  if (filter.filter_type === 'related') {
+    inner = relatedSql(r, filter);
+  } else {
+    const f = requireField(r, filter.field);
+    const col = columnExpr(r, f);
+    const allowed = filtersForKind(f.kind, f.jsonShape);
+    if (!allowed.includes(filter.filter_type)) {
+      throw badRequest(`filter_type ${filter.filter_type} is not supported for field ${f.name}`);
+    }
+    if (f.def?.secret && filter.filter_type !== 'exists') throw badRequest(`field ${f.name} cannot be filtered`);
+    const v = filter.value;
+    switch (filter.filter_type) {
+      case 'equal':
+        if (v === undefined || v === null || Array.isArray(v) || typeof v === 'object') {
+          throw badRequest(`invalid value for ${f.name}: equal takes a string or a number`);
+        }
+        inner = { sql: `${col} = ?`, params: [coerceValue(f, v)] };
+        break;
+      case 'substr':
+        if (typeof v !== 'string') throw badRequest(`invalid value for ${f.name}: substr takes a string`);
+        inner = substrSql(r, f, v);
+        break;
+      case 'intersection': {
+        if (!Array.isArray(v)) throw badRequest(`invalid value for ${f.name}: intersection takes an array`);
+        if (v.length === 0) {
+          inner = { sql: '0', params: [] };
+        } else if (f.kind === 'json') {
+          inner = {
+            sql: `EXISTS (SELECT 1 FROM json_each(${col}) j WHERE j.value IN (SELECT value FROM json_each(?)))`,
+            params: [JSON.stringify(v.map((x) => coerceValue(f, x)))],
+          };
+        } else {
+          const values = v.map((x) => coerceValue(f, x));
+          inner = values.length <= 64 ? { sql: `${col} IN (${placeholders(values.length)})`, params: values } : { sql: `${col} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(values)] };
+        }
+        break;
+      }
+      case 'range': {
+        if (!Array.isArray(v) || v.length !== 2) throw badRequest(`invalid value for ${f.name}: range takes [from, to]`);
+        const [from, to] = v as unknown[];
+        const parts: string[] = [];
+        const params: unknown[] = [];
+        if (from !== null && from !== undefined) {
+          parts.push(`${col} >= ?`);
+          params.push(coerceValue(f, from));
+        }
+        if (to !== null && to !== undefined) {
+          parts.push(`${col} <= ?`);
+          params.push(coerceValue(f, to));
+        }
+        if (!parts.length) throw badRequest(`invalid value for ${f.name}: range needs a lower or an upper bound`);
+        inner = { sql: parts.join(' AND '), params };
+        break;
+      }
+      case 'exists':
+        // The spec: `exists` takes no value and matches records whose field is null.
+        inner = { sql: `${col} IS NULL`, params: [] };
+        break;
+      default:
+        throw badRequest(`unknown filter_type: ${String(filter.filter_type)}`);
+    }
+  }
+  return filter.negation ? { sql: `NOT COALESCE((${inner.sql}), 0)`, params: inner.params } : inner;
+}
+
+export function virtualSearchSql(r: ResourceDef, vs: { value: string; strict: boolean } | undefined): Sql {
+  if (!vs || vs.value === '') return TRUE;
+  const cols = searchableFields(r);
+  if (!cols.length) return { sql: '0', params: [] };
+  const fts = q(ftsTable(r));
+  const candidates: Sql | null = ftsUsable(vs.value)
+    ? { sql: `t._rid IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?)`, params: [ftsPhrase(vs.value)] }
+    : null;
+  if (vs.strict) {
+    const eq = { sql: `(${cols.map((c) => `t.${q(c)} = ?`).join(' OR ')})`, params: cols.map(() => vs.value) };
+    return candidates ? { sql: `${candidates.sql} AND ${eq.sql}`, params: [...candidates.params, ...eq.params] } : eq;
+  }
+  if (candidates) return candidates;
+  const needle = fold(vs.value);
+  return { sql: `(${cols.map((c) => `instr(rc_fold(t.${q(c)}), ?) > 0`).join(' OR ')})`, params: cols.map(() => needle) };
+}
+
+export function and(parts: Sql[]): Sql {
+  const real = parts.filter((p) => p.sql !== '1');
+  if (!real.length) return TRUE;
+  return { sql: real.map((p) => `(${p.sql})`).join(' AND '), params: real.flatMap((p) => p.params) };
+}
+
+export function whereSql(r: ResourceDef, filters: readonly SearchFilter[] = [], vs?: { value: string; strict: boolean }): Sql {
+  return and([...filters.map((f) => filterSql(r, f)), virtualSearchSql(r, vs)]);
+}
+
+/** The matched set widened to descendants and/or ancestors on a tree resource. */
+function widenTree(r: ResourceDef, where: Sql, ext: ExtensionParams | undefined): { cte: string; where: Sql } {
+  const children = !!(ext?.chidlrens_all || ext?.children_all);
+  const parents = !!ext?.parents_all;
+  if (!r.tree || (!children && !parents)) return { cte: '', where };
+  const tt = q(r.table);
+  const parent = q(r.tree.parent);
+  const parts = [`m(id) AS (SELECT t.id FROM ${tt} t WHERE ${where.sql})`];
+  if (children) parts.push(`d(id) AS (SELECT id FROM m UNION SELECT c.id FROM ${tt} c JOIN d ON c.${parent} = d.id)`);
+  if (parents) parts.push(`u(id) AS (SELECT id FROM m UNION SELECT p.${parent} FROM ${tt} p JOIN u ON p.id = u.id WHERE p.${parent} IS NOT NULL)`);
+  const union = [children ? 'SELECT id FROM d' : '', parents ? 'SELECT id FROM u' : ''].filter(Boolean).join(' UNION ');
+  return { cte: `WITH RECURSIVE ${parts.join(', ')} `, where: { sql: `t.id IN (${union})`, params: where.params } };
+}
+
+export function orderSql(r: ResourceDef, ordering: readonly SearchOrdering[]): string {
+  if (!ordering.length) return 't._rid ASC';
+  const keys = ordering.map((o) => {
+    const f = requireField(r, o.field, 'ordering field');
+    if (f.kind === 'json' || f.def?.secret) throw badRequest(`field ${f.name} cannot be used for ordering`);
+    return `${columnExpr(r, f)} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`;
+  });
+  const last = ordering[ordering.length - 1]!.direction === 'desc' ? 'DESC' : 'ASC';
+  return `${keys.join(', ')}, t._rid ${last}`;
+}
+
+/** Which fields a search answers with (include_fields, then exclude_fields). */
+export function selectedFields(r: ResourceDef, include: readonly string[], exclude: readonly string[]): FieldInfo[] {
+  for (const n of [...include, ...exclude]) requireField(r, n, 'field');
+  const all = fieldsOf(r);
+  const inc = include.length ? all.filter((f) => include.includes(f.name)) : all;
+  return inc.filter((f) => !exclude.includes(f.name));
+}
+
+export interface CompiledSearch {
+  page: Sql;
+  count: Sql;
+  fields: FieldInfo[];
+  /** Columns selected only for loading relations, removed from the answer. */
+  hidden: FieldInfo[];
+}
+
+export function compileSearch(r: ResourceDef, req: SearchRequest, needFk: readonly string[] = []): CompiledSearch {
+  const fields = selectedFields(r, req.include_fields, req.exclude_fields);
+  const hidden: FieldInfo[] = [];
+  for (const name of ['id', ...needFk]) {
+    if (!fields.some((f) => f.name === name)) hidden.push(fieldOf(r, name)!);
+  }
+  const base = whereSql(r, req.filters, req.virtual_search);
+  const { cte, where } = widenTree(r, base, req.extension_params);
+  const cols = [...fields, ...hidden].map((f) => `${columnExpr(r, f)} AS ${q(f.name)}`).join(', ');
+  const from = `FROM ${q(r.table)} t WHERE ${where.sql}`;
+  return {
+    page: {
+      sql: `${cte}SELECT ${cols} ${from} ORDER BY ${orderSql(r, req.ordering)} LIMIT ? OFFSET ?`,
+      params: [...where.params, req.limit, req.offset],
+    },
+    count: { sql: `${cte}SELECT COUNT(*) AS n ${from}`, params: where.params },
+    fields,
+    hidden,
+  };
+}

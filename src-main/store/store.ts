@@ -1,0 +1,570 @@
+// The generic store: every operation of the data-management API over any registry resource.
+// Multi-row writes run in one transaction; nothing is half-written.
+import crypto from 'node:crypto';
+import { ApiError, badRequest, conflict, ERR, MASS, notFound } from '../../src-shared/errors';
+import {
+  fieldOf,
+  fieldsOf,
+  filtersForKind,
+  getResource,
+  listRelationsOf,
+  relationsOf,
+  RESOURCES,
+  type FieldInfo,
+  type RelationDef,
+  type ResourceDef,
+} from '../../src-shared/resources/index';
+import { isUuid } from '../../src-shared/schemas/common';
+import { fieldInputSchema, ignoredKeys, type WriteBody } from '../../src-shared/schemas/resource';
+import type { SearchFilter, SearchRequest } from '../../src-shared/schemas/search';
+import { nowTs } from '../../src-shared/time';
+import { decodeRow, encodeValue } from './codec';
+import type { Db } from './db';
+import { storeHooks, type WriteContext } from './hooks';
+import { columnExpr, compileSearch, requireField, whereSql } from './search';
+import { placeholders, q } from './sql';
+
+export type Rec = Record<string, unknown>;
+
+export interface SearchResult {
+  items: Rec[];
+  total: number;
+}
+
+export interface MassResult {
+  id: string;
+  error_code: number;
+}
+
+/** Options for writes made by the server itself (seed, import) rather than a client. */
+export interface WriteOptions extends WriteContext {
+  /** created_at / updated_at to store instead of now. */
+  at?: string;
+}
+
+const STATEMENT_CACHE_SIZE = 512;
+type Statement = ReturnType<Db['prepare']> & { all(...p: unknown[]): unknown[]; get(...p: unknown[]): unknown; run(...p: unknown[]): { changes: number } };
+
+export class Store {
+  private readonly stmts = new Map<string, Statement>();
+
+  constructor(readonly db: Db) {}
+
+  /** A prepared statement, cached by its SQL text (which never contains input). */
+  stmt(sql: string): Statement {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql) as Statement;
+      if (this.stmts.size >= STATEMENT_CACHE_SIZE) this.stmts.delete(this.stmts.keys().next().value!);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  all<T = Rec>(sql: string, params: readonly unknown[] = []): T[] {
+    return this.stmt(sql).all(...(params as unknown[])) as T[];
+  }
+
+  get1<T = Rec>(sql: string, params: readonly unknown[] = []): T | undefined {
+    return this.stmt(sql).get(...(params as unknown[])) as T | undefined;
+  }
+
+  run(sql: string, params: readonly unknown[] = []) {
+    return this.stmt(sql).run(...(params as unknown[]));
+  }
+
+  /** Runs fn in a transaction (a savepoint when already inside one). */
+  tx<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  search(r: ResourceDef, req: SearchRequest): SearchResult {
+    const relNames = this.checkRelationNames(r, req.relations);
+    const idRels = this.checkIdRelationNames(r, req._relations ?? []);
+    const needFk = relNames
+      .map((n) => r.relations![n]!)
+      .filter((rel): rel is Extract<RelationDef, { kind: 'belongsTo' }> => rel.kind === 'belongsTo')
+      .map((rel) => rel.fk);
+    const c = compileSearch(r, req, needFk);
+    const rows = this.all(c.page.sql, c.page.params);
+    const total = req.limit === 0 && req.offset === 0 && rows.length === 0 ? this.count(c.count) : this.countFor(rows.length, req, c.count);
+    const items = rows.map((row) => decodeRow(row, c.fields));
+    this.attachRelations(r, rows, items, relNames, idRels);
+    return { items, total };
+  }
+
+  private count(sql: { sql: string; params: unknown[] }): number {
+    return (this.get1<{ n: number }>(sql.sql, sql.params)?.n ?? 0) as number;
+  }
+
+  /** total without a COUNT when the page itself proves it (a short first page). */
+  private countFor(got: number, req: SearchRequest, countSql: { sql: string; params: unknown[] }): number {
+    if (got > 0 && got < req.limit) return req.offset + got;
+    if (got === 0 && req.offset === 0 && req.limit > 0) return 0;
+    return this.count(countSql);
+  }
+
+  /** One record, with the named relations loaded (all of them when `relations` is undefined). */
+  get(r: ResourceDef, rawId: string, relations?: readonly string[]): Rec {
+    const id = rawId.toLowerCase();
+    const rec = this.find(r, id);
+    if (!rec) throw notFound();
+    const names = relations === undefined ? relationsOf(r).map(([n]) => n) : this.checkRelationNames(r, relations);
+    const rows = [this.rawRow(r, id)!];
+    this.attachRelations(
+      r,
+      rows,
+      [rec],
+      names,
+      listRelationsOf(r).map(([n]) => n),
+    );
+    return rec;
+  }
+
+  /** A record without relations, or undefined. */
+  find(r: ResourceDef, rawId: string): Rec | undefined {
+    if (!isUuid(rawId)) return undefined;
+    const id = rawId.toLowerCase();
+    const fields = fieldsOf(r);
+    const cols = fields.map((f) => `${columnExpr(r, f)} AS ${q(f.name)}`).join(', ');
+    const row = this.get1(`SELECT ${cols} FROM ${q(r.table)} t WHERE t.id = ?`, [id]);
+    return row ? decodeRow(row, fields) : undefined;
+  }
+
+  private rawRow(r: ResourceDef, id: string): Rec | undefined {
+    return this.get1(`SELECT * FROM ${q(r.table)} WHERE id = ?`, [id]);
+  }
+
+  exists(r: ResourceDef, id: string): boolean {
+    return isUuid(id) && !!this.get1(`SELECT 1 AS x FROM ${q(r.table)} WHERE id = ?`, [id.toLowerCase()]);
+  }
+
+  private checkRelationNames(r: ResourceDef, names: readonly string[]): string[] {
+    for (const n of names) if (!r.relations?.[n]) throw badRequest(`unknown relation: ${n}`);
+    return [...new Set(names)];
+  }
+
+  private checkIdRelationNames(r: ResourceDef, names: readonly string[]): string[] {
+    for (const n of names) {
+      const rel = r.relations?.[n];
+      if (!rel) throw badRequest(`unknown relation: ${n}`);
+      if (rel.kind === 'belongsTo') throw badRequest(`_relations lists has-many and many-to-many links only: ${n}`);
+    }
+    return [...new Set(names)];
+  }
+
+  /**
+   * A page of records matching a compiled condition, with every field of `r` (including
+   * computed ones) and the named relations loaded; `total` counts all matches.
+   */
+  page(r: ResourceDef, where: { sql: string; params: unknown[] }, order: string, limit: number, offset: number, load: readonly string[] = []): SearchResult {
+    const fields = fieldsOf(r);
+    const needFk = load.map((n) => r.relations![n]!).flatMap((rel) => (rel.kind === 'belongsTo' ? [rel.fk] : []));
+    const hidden = needFk.filter((n) => !fields.some((f) => f.name === n)).map((n) => fieldOf(r, n)!);
+    const cols = [...fields, ...hidden].map((f) => `${columnExpr(r, f)} AS ${q(f.name)}`).join(', ');
+    const from = `FROM ${q(r.table)} t WHERE ${where.sql}`;
+    const rows = this.all(`SELECT ${cols} ${from} ORDER BY ${order} LIMIT ? OFFSET ?`, [...where.params, limit, offset]);
+    const total =
+      rows.length > 0 && rows.length < limit ? offset + rows.length : rows.length === 0 && offset === 0 ? 0 : this.count({ sql: `SELECT COUNT(*) AS n ${from}`, params: where.params });
+    const items = rows.map((row) => decodeRow(row, fields));
+    this.attachRelations(r, rows, items, load, []);
+    return { items, total };
+  }
+
+  /** Loads relations for a page in one query per relation (never one per row). */
+  private attachRelations(r: ResourceDef, rows: Rec[], items: Rec[], load: readonly string[], ids: readonly string[]): void {
+    if (!rows.length || (!load.length && !ids.length)) return;
+    const ownerIds = rows.map((row) => row.id as string);
+    const idsJson = JSON.stringify(ownerIds);
+    for (const name of load) {
+      const rel = r.relations![name]!;
+      const target = getResource(rel.target);
+      const tf = fieldsOf(target);
+      const cols = tf.map((f) => `${columnExpr(target, f, 'x')} AS ${q(f.name)}`).join(', ');
+      if (rel.kind === 'belongsTo') {
+        const fks = [...new Set(rows.map((row) => row[rel.fk]).filter((v): v is string => typeof v === 'string'))];
+        const found = new Map<string, Rec>();
+        if (fks.length) {
+          for (const row of this.all(`SELECT ${cols} FROM ${q(target.table)} x WHERE x.id IN (SELECT value FROM json_each(?))`, [JSON.stringify(fks)])) {
+            found.set(row.id as string, decodeRow(row, tf));
+          }
+        }
+        rows.forEach((row, i) => (items[i]![name] = found.get(row[rel.fk] as string) ?? null));
+        continue;
+      }
+      const sql =
+        rel.kind === 'hasMany'
+          ? `SELECT x.${q(rel.fk)} AS _owner, ${cols} FROM ${q(target.table)} x WHERE x.${q(rel.fk)} IN (SELECT value FROM json_each(?)) ORDER BY x._rid`
+          : `SELECT l.${q(rel.self)} AS _owner, ${cols} FROM ${q(rel.link)} l JOIN ${q(target.table)} x ON x.id = l.${q(rel.other)} WHERE l.${q(rel.self)} IN (SELECT value FROM json_each(?)) ORDER BY x._rid`;
+      const grouped = new Map<string, Rec[]>();
+      for (const row of this.all(sql, [idsJson])) {
+        const owner = row._owner as string;
+        let list = grouped.get(owner);
+        if (!list) grouped.set(owner, (list = []));
+        list.push(decodeRow(row, tf));
+      }
+      rows.forEach((row, i) => (items[i]![name] = grouped.get(row.id as string) ?? []));
+    }
+    if (ids.length) {
+      const maps = ids.map((name) => [name, this.relatedIds(r, name, idsJson)] as const);
+      rows.forEach((row, i) => {
+        const rels: Record<string, string[]> = {};
+        for (const [name, m] of maps) rels[name] = m.get(row.id as string) ?? [];
+        items[i]!._relations = rels;
+      });
+    }
+  }
+
+  /** owner id → ids of related entities, for a has-many or many-to-many relation. */
+  relatedIds(r: ResourceDef, name: string, ownerIdsJson: string): Map<string, string[]> {
+    const rel = r.relations![name]!;
+    const target = getResource(rel.target);
+    let sql: string;
+    if (rel.kind === 'hasMany') {
+      sql = `SELECT x.${q(rel.fk)} AS o, x.id AS i FROM ${q(target.table)} x WHERE x.${q(rel.fk)} IN (SELECT value FROM json_each(?)) ORDER BY x._rid`;
+    } else if (rel.kind === 'manyToMany') {
+      sql = `SELECT l.${q(rel.self)} AS o, l.${q(rel.other)} AS i FROM ${q(rel.link)} l WHERE l.${q(rel.self)} IN (SELECT value FROM json_each(?))`;
+    } else {
+      throw badRequest(`_relations lists has-many and many-to-many links only: ${name}`);
+    }
+    const m = new Map<string, string[]>();
+    for (const row of this.all<{ o: string; i: string }>(sql, [ownerIdsJson])) {
+      let list = m.get(row.o);
+      if (!list) m.set(row.o, (list = []));
+      list.push(row.i);
+    }
+    return m;
+  }
+
+  // ---------------------------------------------------------------- writing
+
+  /** Field values of a write body: known writable fields only (ignored keys dropped). */
+  private writableValues(r: ResourceDef, body: WriteBody): Rec {
+    const ignored = new Set(ignoredKeys(r));
+    const out: Rec = {};
+    for (const [k, v] of Object.entries(body)) {
+      if (k === 'id' || k === '_relations' || ignored.has(k) || v === undefined) continue;
+      const def = r.fields[k];
+      if (!def) throw badRequest(`unknown field: ${k}`);
+      out[k] = v;
+    }
+    return out;
+  }
+
+  private checkRefs(r: ResourceDef, values: Rec): void {
+    for (const [k, v] of Object.entries(values)) {
+      const def = r.fields[k]!;
+      if (!def.ref || v === null || v === undefined) continue;
+      if (!this.exists(getResource(def.ref), v as string)) throw badRequest(`incorrect relation identifiers for ${k}`);
+      values[k] = (v as string).toLowerCase();
+    }
+  }
+
+  private uniqueConflict(r: ResourceDef, e: unknown): ApiError | null {
+    const err = e as { code?: string; message?: string };
+    if (err.code === 'SQLITE_CONSTRAINT_UNIQUE' || err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+      const m = /UNIQUE constraint failed: (.+)$/.exec(err.message ?? '');
+      const fields = (m?.[1] ?? '')
+        .split(',')
+        .map((s) => s.trim().split('.').pop()!)
+        .filter(Boolean);
+      const names = fields.length ? fields : ['id'];
+      return conflict(`${names[0]}_already_used`, names);
+    }
+    if (isForeignKeyError(e)) return new ApiError(409, ERR.relatedData, { fields: [r.name] });
+    return null;
+  }
+
+  private insertRow(r: ResourceDef, id: string, values: Rec, at: string): void {
+    const names = Object.keys(values);
+    const cols = ['id', ...names, 'created_at', 'updated_at'];
+    const params = [id, ...names.map((n) => encodeValue(r.fields[n]!.kind, values[n])), at, at];
+    try {
+      this.run(`INSERT INTO ${q(r.table)} (${cols.map(q).join(', ')}) VALUES (${placeholders(cols.length)})`, params);
+    } catch (e) {
+      throw this.uniqueConflict(r, e) ?? e;
+    }
+  }
+
+  private updateRow(r: ResourceDef, id: string, values: Rec, at: string): void {
+    const names = Object.keys(values);
+    const sets = [...names.map((n) => `${q(n)} = ?`), 'updated_at = ?'];
+    const params = [...names.map((n) => encodeValue(r.fields[n]!.kind, values[n])), at, id];
+    try {
+      this.run(`UPDATE ${q(r.table)} SET ${sets.join(', ')} WHERE id = ?`, params);
+    } catch (e) {
+      throw this.uniqueConflict(r, e) ?? e;
+    }
+  }
+
+  private nextSequence(r: ResourceDef, field: string): number {
+    return (this.get1<{ n: number }>(`SELECT COALESCE(MAX(${q(field)}), 0) + 1 AS n FROM ${q(r.table)}`)?.n ?? 1) as number;
+  }
+
+  /** Creates a record from a validated body; answers the stored record. */
+  create(r: ResourceDef, body: WriteBody, opts: WriteOptions = {}): Rec {
+    return this.tx(() => {
+      const id = body.id?.toLowerCase() ?? crypto.randomUUID();
+      const values = this.writableValues(r, body);
+      for (const [name, def] of Object.entries(r.fields)) {
+        if (values[name] === undefined && def.default !== undefined) values[name] = structuredClone(def.default);
+        if (def.sequence && (values[name] === undefined || values[name] === null)) values[name] = this.nextSequence(r, name);
+        if (def.required && def.notNull && (values[name] === undefined || values[name] === null) && !def.readOnly) {
+          throw badRequest(`${name} is required`);
+        }
+      }
+      const ctx: WriteContext = { ...opts };
+      r.hooks?.beforeWrite?.(values, { op: 'create' });
+      this.checkRefs(r, values);
+      const at = opts.at ?? nowTs();
+      storeHooks[r.name]?.beforeInsert?.(this, values, ctx);
+      this.insertRow(r, id, values, at);
+      if (body._relations) this.setRelations(r, id, body._relations, at);
+      storeHooks[r.name]?.afterInsert?.(this, id, values, ctx, at);
+      return this.find(r, id)!;
+    });
+  }
+
+  /** Partial update from a validated body (`id` plus the fields to change). */
+  update(r: ResourceDef, rawBody: WriteBody & { id: string }, opts: WriteOptions = {}): Rec {
+    const body = { ...rawBody, id: rawBody.id.toLowerCase() };
+    return this.tx(() => {
+      const before = this.find(r, body.id);
+      if (!before) throw notFound();
+      const values = this.writableValues(r, body);
+      r.hooks?.beforeWrite?.(values, { op: 'update', existing: before });
+      this.checkRefs(r, values);
+      const at = opts.at ?? nowTs();
+      const ctx: WriteContext = { ...opts };
+      this.updateRow(r, body.id, values, at);
+      if (body._relations) this.setRelations(r, body.id, body._relations, at);
+      storeHooks[r.name]?.afterUpdate?.(this, before, values, ctx, at);
+      return this.find(r, body.id)!;
+    });
+  }
+
+  /**
+   * Makes each listed link kind equal to its list (spec: link management through `_relations`):
+   * absent keys are left alone, [] removes all; every id must exist.
+   */
+  setRelations(r: ResourceDef, id: string, rels: Record<string, string[] | undefined>, at: string): void {
+    for (const [name, list] of Object.entries(rels)) {
+      if (list === undefined) continue;
+      const rel = r.relations?.[name];
+      if (!rel || rel.kind === 'belongsTo') throw badRequest(`unknown relation: ${name}`);
+      const ids = [...new Set(list.map((x) => (typeof x === 'string' ? x.toLowerCase() : x)))];
+      const target = getResource(rel.target);
+      if (ids.some((x) => !isUuid(x))) throw badRequest(`incorrect relation identifiers for ${name}`);
+      const json = JSON.stringify(ids);
+      const found = this.get1<{ n: number }>(`SELECT COUNT(*) AS n FROM ${q(target.table)} WHERE id IN (SELECT value FROM json_each(?))`, [json])!.n;
+      if (found !== ids.length) throw badRequest(`incorrect relation identifiers for ${name}`);
+      if (rel.kind === 'manyToMany') {
+        const link = q(rel.link);
+        this.run(`DELETE FROM ${link} WHERE ${q(rel.self)} = ? AND ${q(rel.other)} NOT IN (SELECT value FROM json_each(?))`, [id, json]);
+        this.run(`INSERT OR IGNORE INTO ${link} (${q(rel.self)}, ${q(rel.other)}) SELECT ?, value FROM json_each(?)`, [id, json]);
+      } else {
+        const tt = q(target.table);
+        const fk = q(rel.fk);
+        const detach = this.get1<{ n: number }>(
+          `SELECT COUNT(*) AS n FROM ${tt} WHERE ${fk} = ? AND id NOT IN (SELECT value FROM json_each(?))`,
+          [id, json],
+        )!.n;
+        if (detach > 0) {
+          if (target.fields[rel.fk]!.notNull) throw badRequest(`${name} cannot be detached from ${r.name}: ${rel.target}.${rel.fk} is required`);
+          this.run(`UPDATE ${tt} SET ${fk} = NULL, updated_at = ? WHERE ${fk} = ? AND id NOT IN (SELECT value FROM json_each(?))`, [at, id, json]);
+        }
+        this.run(`UPDATE ${tt} SET ${fk} = ?, updated_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND ${fk} IS NOT ?`, [id, at, json, id]);
+      }
+    }
+  }
+
+  /** Resources holding a restricting reference to this record. */
+  private restrictingRefs(r: ResourceDef, id: string): string[] {
+    const out: string[] = [];
+    for (const other of RESOURCES) {
+      for (const [fname, def] of Object.entries(other.fields)) {
+        if (def.ref !== r.name || def.onDelete !== 'restrict') continue;
+        if (this.get1(`SELECT 1 AS x FROM ${q(other.table)} WHERE ${q(fname)} = ? LIMIT 1`, [id])) out.push(other.name);
+      }
+    }
+    return [...new Set(out)];
+  }
+
+  delete(r: ResourceDef, rawId: string): { id: string } {
+    if (!isUuid(rawId)) throw badRequest(ERR.idNotUuid);
+    const id = rawId.toLowerCase();
+    return this.tx(() => {
+      if (!this.exists(r, id)) throw notFound();
+      const blocking = this.restrictingRefs(r, id);
+      if (blocking.length) throw new ApiError(409, ERR.relatedData, { fields: blocking });
+      try {
+        this.run(`DELETE FROM ${q(r.table)} WHERE id = ?`, [id]);
+      } catch (e) {
+        throw this.uniqueConflict(r, e) ?? e;
+      }
+      return { id };
+    });
+  }
+
+  // ---------------------------------------------------------------- bulk
+
+  massCreate(r: ResourceDef, items: readonly WriteBody[], opts: WriteOptions = {}): Rec[] {
+    return this.tx(() => items.map((it) => this.create(r, it, opts)));
+  }
+
+  /** Per-id results; each deletion stands or falls alone (savepoint per id). */
+  massDelete(r: ResourceDef, ids: readonly string[]): MassResult[] {
+    return this.tx(() =>
+      ids.map((id) => {
+        if (!isUuid(id)) return { id, error_code: MASS.notUuid };
+        try {
+          this.delete(r, id);
+          return { id, error_code: MASS.ok };
+        } catch (e) {
+          return { id, error_code: massCode(e) };
+        }
+      }),
+    );
+  }
+
+  /** Style 1: one field set on each object, per-object results (savepoint per object). */
+  massUpdateField(r: ResourceDef, ids: readonly string[], field: string, value: unknown): MassResult[] {
+    const parsed = this.parseFieldValues(r, { [field]: value });
+    return this.tx(() =>
+      ids.map((id) => {
+        if (!isUuid(id)) return { id, error_code: MASS.notUuid };
+        try {
+          this.update(r, { id, ...parsed });
+          return { id, error_code: MASS.ok };
+        } catch (e) {
+          return { id, error_code: massCode(e) };
+        }
+      }),
+    );
+  }
+
+  /** Style 2: several fields on every object, all or nothing. */
+  massUpdateFields(r: ResourceDef, ids: readonly string[], fields: Rec): MassResult[] {
+    const parsed = this.parseFieldValues(r, fields);
+    for (const id of ids) if (!isUuid(id)) throw badRequest(`${ERR.idNotUuid}: ${id}`);
+    return this.tx(() =>
+      ids.map((id) => {
+        this.update(r, { id, ...parsed });
+        return { id, error_code: MASS.ok };
+      }),
+    );
+  }
+
+  /** Validates loose field values (mass_update) with each field's own schema. */
+  parseFieldValues(r: ResourceDef, values: Rec): Rec {
+    const out: Rec = {};
+    for (const [name, v] of Object.entries(values)) {
+      const def = r.fields[name];
+      if (!def || def.readOnly) throw badRequest(`unknown field: ${name}`);
+      const res = fieldInputSchema(name, def).safeParse(v);
+      if (!res.success) throw badRequest(`${name}: ${res.error.issues[0]?.message ?? 'invalid value'}`);
+      out[name] = res.data;
+    }
+    return out;
+  }
+
+  deleteAll(r: ResourceDef, filters: readonly SearchFilter[] = []): { deleted: number } {
+    const where = whereSql(r, filters);
+    const matched = `SELECT t.id FROM ${q(r.table)} t WHERE ${where.sql}`;
+    return this.tx(() => {
+      const blocking: string[] = [];
+      for (const other of RESOURCES) {
+        for (const [fname, def] of Object.entries(other.fields)) {
+          if (def.ref !== r.name || def.onDelete !== 'restrict') continue;
+          if (this.get1(`SELECT 1 AS x FROM ${q(other.table)} WHERE ${q(fname)} IN (${matched}) LIMIT 1`, where.params)) blocking.push(other.name);
+        }
+      }
+      if (blocking.length) throw new ApiError(409, ERR.relatedData, { fields: [...new Set(blocking)] });
+      try {
+        const res = this.run(`DELETE FROM ${q(r.table)} WHERE id IN (${matched})`, where.params);
+        return { deleted: res.changes };
+      } catch (e) {
+        if (isForeignKeyError(e)) throw new ApiError(409, ERR.relatedData, { fields: [r.name] });
+        throw e;
+      }
+    });
+  }
+
+  group(r: ResourceDef, groupField: string | undefined, filters: readonly SearchFilter[] = []): { items: { value: unknown; count: number }[] } {
+    if (!groupField) throw badRequest(ERR.groupFieldEmpty);
+    const f = fieldOf(r, groupField);
+    if (!f || f.kind === 'json' || f.def?.secret) throw badRequest(ERR.invalidField);
+    const where = whereSql(r, filters);
+    const rows = this.all<{ value: unknown; count: number }>(
+      `SELECT ${columnExpr(r, f)} AS value, COUNT(*) AS count FROM ${q(r.table)} t WHERE ${where.sql} GROUP BY 1 ORDER BY count DESC, value ASC`,
+      where.params,
+    );
+    return { items: rows.map((row) => ({ value: decodeRow({ [f.name]: row.value }, [f])[f.name], count: row.count })) };
+  }
+
+  meta(r: ResourceDef) {
+    return {
+      name: r.name,
+      title: r.title,
+      label: r.label,
+      fields: fieldsOf(r).map((f: FieldInfo) => ({
+        name: f.name,
+        type: TYPE_NAMES[f.kind],
+        filters: f.def?.secret ? ['exists'] : filtersForKind(f.kind, f.jsonShape),
+        required: !!f.def?.required,
+        unique: !!f.def?.unique,
+        read_only: f.source !== 'stored' || !!f.def?.readOnly,
+        ...(f.def?.enum ? { enum: f.def.enum } : {}),
+        ...(f.def?.ref ? { ref: f.def.ref } : {}),
+        ...(f.def?.maxLength ? { max_length: f.def.maxLength } : {}),
+        ...(f.def?.min !== undefined ? { min: f.def.min } : {}),
+        ...(f.def?.max !== undefined ? { max: f.def.max } : {}),
+        ...(f.def?.description ? { description: f.def.description } : {}),
+      })),
+      actions: ['create', 'update', 'search', 'get', 'delete', 'group', 'mass_create', 'mass_delete', 'mass_update', 'delete_all'],
+      instance_actions: [
+        { action: 'update', params: Object.keys(r.fields).filter((n) => !r.fields[n]!.readOnly) },
+        { action: 'delete', params: [] },
+        ...(r.instanceActions ?? []).map((a) => ({ action: a.action, params: [...a.params] })),
+      ],
+      relations: relationsOf(r).map(([n]) => n),
+      links: relationsOf(r).map(([n, rel]) => ({ name: n, kind: rel.kind, target: rel.target })),
+      tree: r.tree ? { parent: r.tree.parent } : null,
+    };
+  }
+
+  /** Checks a field name for callers outside the search path (e.g. the public API). */
+  field(r: ResourceDef, name: string): FieldInfo {
+    return requireField(r, name);
+  }
+}
+
+const TYPE_NAMES: Record<FieldInfo["kind"], string> = {
+  uuid: 'uuid',
+  string: 'string',
+  int: 'integer',
+  number: 'float',
+  bool: 'boolean',
+  timestamp: 'timestamp',
+  date: 'date',
+  json: 'json',
+};
+
+/** SQLite reports a blocked ON DELETE RESTRICT as a trigger constraint. */
+function isForeignKeyError(e: unknown): boolean {
+  const err = e as { code?: string; message?: string };
+  return err.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (err.code === 'SQLITE_CONSTRAINT_TRIGGER' && /FOREIGN KEY constraint failed/.test(err.message ?? ''));
+}
+
+function massCode(e: unknown): number {
+  if (e instanceof ApiError) {
+    if (e.status === 404) return MASS.nothingAffected;
+    if (e.status === 409 && e.message === ERR.relatedData) return MASS.relatedData;
+    if (e.status === 400 && e.message === ERR.idNotUuid) return MASS.notUuid;
+    if (e.status === 400 && e.message.startsWith('incorrect relation identifiers')) return MASS.relatedData;
+    return MASS.storage;
+  }
+  return MASS.storage;
+}

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { f, rel } from './fields';
+import type { ResourceDef } from './types';
+import { conditionSchema, filterStatsSchema } from '../schemas/correlation';
+
+/** Rule filters: reusable condition lists. */
+export const engineGoFilters: ResourceDef = {
+  name: 'engine_go_filters',
+  table: 'engine_go_filters',
+  title: { en: 'Rule filters', ru: 'Фильтры правил' },
+  label: 'name',
+  fields: {
+    name: f.str({ required: true, notNull: true }),
+    config: f.arr({ schema: z.array(conditionSchema), default: [] }),
+    stats: f.obj({ schema: filterStatsSchema }),
+  },
+  relations: {
+    engine_go_rules: rel.manyToMany('engine_go_rules', 'engine_go_rule_filters', 'engine_go_filter_id', 'engine_go_rule_id'),
+  },
+};

@@ -1,0 +1,81 @@
+import { f, INCIDENT_STATUSES, RISK_BANDS, rel, riskBand } from './fields';
+import type { ResourceDef } from './types';
+
+/** Incidents (spec: Incident record). `risk` follows `risklevel` by the CVSS bands unless given. */
+export const serviceAssetFindings: ResourceDef = {
+  name: 'service_asset_findings',
+  table: 'service_asset_findings',
+  title: { en: 'Incidents', ru: 'Инциденты' },
+  label: 'title',
+  fields: {
+    trace_id: f.str(),
+    description: f.str(),
+    risk_impact: f.str(),
+    solution: f.str(),
+    mitigation: f.str(),
+    status: f.str({ enum: INCIDENT_STATUSES, notNull: true, default: 'new' }),
+    risklevel: f.num({ min: 0, max: 10, notNull: true, default: 0 }),
+    service_asset_id: f.ref('service_assets', 'restrict'),
+    finding_id: f.ref('findings', 'restrict'),
+    analysis_output: f.str(),
+    synopsis: f.str(),
+    title: f.str(),
+    risk: f.str({ enum: RISK_BANDS }),
+    acknowledged_at: f.ts(),
+    alert_type: f.str(),
+    client_note: f.str(),
+    internal_note: f.str(),
+    external: f.bool({ default: false }),
+    immediate_action_score: f.num(),
+    throughput_period: f.str(),
+    throughput_period_change: f.ts(),
+    customer_created: f.bool({ default: false }),
+    c_visible_since: f.ts(),
+    c_visible_since_in_days: f.int(),
+    c_reopened_count: f.int({ default: 0 }),
+    c_last_customer_status_change: f.ts(),
+    logmule_identifier: f.str(),
+    c_remote_exploitable: f.bool({ default: false }),
+    c_occurrence_count: f.int({ default: 0 }),
+    // The platform spells this field with a Cyrillic "с" first (spec: Incident record).
+    с_customer_retention_time: f.int(),
+    last_occurrence_id: f.ref('occurrences'),
+    itsm_last_synced_at: f.ts(),
+    itsm_sync_status: f.str(),
+    external_id: f.int(),
+    itsm_sync_error: f.str(),
+    user_id: f.str(),
+    updated_by: f.str(),
+    group_id: f.str(),
+    acknowledged_by: f.str(),
+    created_by_customer: f.str(),
+    edited_by: f.str(),
+    incident_group_id: f.str(),
+    reopened_at: f.ts(),
+    display_id: f.int({ sequence: true, unique: true }),
+  },
+  relations: {
+    service_asset: rel.belongsTo('service_assets', 'service_asset_id'),
+    finding: rel.belongsTo('findings', 'finding_id'),
+    last_occurrence: rel.belongsTo('occurrences', 'last_occurrence_id'),
+    occurrences: rel.hasMany('occurrences', 'service_asset_finding_id'),
+    status_changes: rel.hasMany('service_asset_finding_status_changes', 'service_asset_finding_id'),
+    messages: rel.hasMany('messages', 'service_asset_finding_id'),
+    custom_field_values: rel.hasMany('custom_field_values', 'service_asset_finding_id'),
+    engine_go_rules: rel.manyToMany('engine_go_rules', 'engine_go_rule_incidents', 'service_asset_finding_id', 'engine_go_rule_id'),
+  },
+  hooks: {
+    beforeWrite(values) {
+      if (values.risklevel !== undefined && values.risklevel !== null && values.risk === undefined) {
+        values.risk = riskBand(values.risklevel as number);
+      }
+    },
+  },
+  indexes: [
+    ['status', 'created_at'],
+    ['status', 'risklevel', 'created_at'],
+    ['risklevel', 'created_at'],
+    ['created_at'],
+    ['updated_at'],
+  ],
+};

@@ -1,0 +1,26 @@
+import { f, rel } from './fields';
+import type { ResourceDef } from './types';
+
+/** Installed software found on assets; raw_output_line is unique (contract.md §2). */
+export const software: ResourceDef = {
+  name: 'software',
+  table: 'software',
+  title: { en: 'Software', ru: 'Программное обеспечение' },
+  label: 'name',
+  fields: {
+    name: f.str({ required: true, notNull: true }),
+    raw_output_line: f.str({ unique: true }),
+    version: f.str(),
+    release: f.str(),
+    os: f.str(),
+    display_name: f.str(),
+    description: f.str(),
+    software_group_id: f.ref('software_groups'),
+    tsvector: f.str({ searchable: false }),
+  },
+  relations: {
+    software_group: rel.belongsTo('software_groups', 'software_group_id'),
+    service_assets: rel.manyToMany('service_assets', 'service_asset_software', 'software_id', 'service_asset_id'),
+  },
+  indexes: [['name', 'version']],
+};

@@ -1,0 +1,148 @@
+// zod schemas derived from a resource declaration: create and update bodies (validation and
+// OpenAPI), and the record (OpenAPI, the renderer's types).
+import { z } from 'zod';
+import type { FieldDef, ResourceDef } from '../resources/types';
+import { fieldsOf, listRelationsOf, relationsOf } from '../resources/index';
+import { dateSchema, timestampSchema, UUID_RE, uuidSchema } from './common';
+
+export const requiredMsg = (name: string) => (iss: { input?: unknown }) =>
+  iss.input === undefined ? `${name} is required` : undefined;
+
+/** The input schema of one stored field, without optionality. */
+export function fieldInputSchema(name: string, def: FieldDef): z.ZodType {
+  const err = { error: requiredMsg(name) };
+  let s: z.ZodType;
+  switch (def.kind) {
+    case 'uuid':
+      s = z.string(err).regex(UUID_RE, 'expected a uuid');
+      break;
+    case 'string': {
+      if (def.enum) {
+        s = z.enum(def.enum as [string, ...string[]], err);
+      } else {
+        let str = z.string(err);
+        if (def.maxLength !== undefined) str = str.max(def.maxLength);
+        s = str;
+      }
+      break;
+    }
+    case 'int':
+    case 'number': {
+      let n = def.kind === 'int' ? z.number(err).int() : z.number(err);
+      if (def.min !== undefined) n = n.min(def.min);
+      if (def.max !== undefined) n = n.max(def.max);
+      s = n;
+      break;
+    }
+    case 'bool':
+      s = z.boolean(err);
+      break;
+    case 'timestamp':
+      s = timestampSchema;
+      break;
+    case 'date':
+      s = dateSchema;
+      break;
+    case 'json':
+      s = def.schema ?? (def.jsonShape === 'array' ? z.array(z.unknown(), err) : z.record(z.string(), z.unknown(), err));
+      break;
+  }
+  if (def.description) s = s.describe(def.description);
+  return def.notNull ? s : s.nullable();
+}
+
+/** Keys a client may send back from a record that are not written (ignored on input). */
+export function ignoredKeys(r: ResourceDef): string[] {
+  return [
+    'created_at',
+    'updated_at',
+    ...Object.keys(r.computed ?? {}),
+    ...relationsOf(r).map(([name]) => name),
+    ...Object.entries(r.fields)
+      .filter(([, d]) => d.readOnly)
+      .map(([n]) => n),
+  ];
+}
+
+export function relationsInputSchema(r: ResourceDef): z.ZodType {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name] of listRelationsOf(r)) shape[name] = z.array(uuidSchema).optional();
+  return z.strictObject(shape).describe('links to set: each listed kind is made equal to its list; [] removes all');
+}
+
+export function writeShape(r: ResourceDef, mode: 'create' | 'update'): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  shape.id = mode === 'create' ? uuidSchema.optional() : z.string({ error: requiredMsg('id') }).regex(UUID_RE, 'id should be uuid format');
+  for (const [name, def] of Object.entries(r.fields)) {
+    if (def.readOnly) continue;
+    const s = fieldInputSchema(name, def);
+    shape[name] = mode === 'create' && def.required && def.default === undefined ? s : s.optional();
+  }
+  for (const key of ignoredKeys(r)) if (!(key in shape)) shape[key] = z.unknown().optional().describe('ignored on input');
+  shape._relations = relationsInputSchema(r).optional();
+  return shape;
+}
+
+const cache = new Map<string, z.ZodType>();
+function cached<T extends z.ZodType>(key: string, make: () => T): T {
+  let s = cache.get(key);
+  if (!s) {
+    s = make();
+    cache.set(key, s);
+  }
+  return s as T;
+}
+
+export type WriteBody = Record<string, unknown> & { id?: string; _relations?: Record<string, string[] | undefined> };
+
+export function createSchemaOf(r: ResourceDef): z.ZodType<WriteBody> {
+  return cached(`${r.name}:create`, () => z.strictObject(writeShape(r, 'create')).describe(`New ${r.title.en} record`)) as z.ZodType<WriteBody>;
+}
+
+export function updateSchemaOf(r: ResourceDef): z.ZodType<WriteBody & { id: string }> {
+  return cached(`${r.name}:update`, () => z.strictObject(writeShape(r, 'update')).describe(`Partial update of a ${r.title.en} record`)) as unknown as z.ZodType<
+    WriteBody & { id: string }
+  >;
+}
+
+function outputFieldSchema(kind: string, jsonShape?: string): z.ZodType {
+  switch (kind) {
+    case 'int':
+      return z.number().int();
+    case 'number':
+      return z.number();
+    case 'bool':
+      return z.boolean();
+    case 'json':
+      return jsonShape === 'array' ? z.array(z.unknown()) : z.record(z.string(), z.unknown());
+    case 'timestamp':
+      return z.string().meta({ format: 'date-time' });
+    default:
+      return z.string();
+  }
+}
+
+/** The record as answered: every field (nullable), computed fields, loaded relations, `_relations`. */
+export function recordSchemaOf(r: ResourceDef): z.ZodType {
+  return cached(`${r.name}:record`, () => {
+    const shape: Record<string, z.ZodType> = {};
+    for (const f of fieldsOf(r)) {
+      const base = outputFieldSchema(f.kind, f.jsonShape);
+      shape[f.name] = (f.def?.notNull || f.source === 'system' ? base : base.nullable()).optional();
+    }
+    for (const [name, rel] of relationsOf(r)) {
+      shape[name] = (rel.kind === 'belongsTo' ? z.record(z.string(), z.unknown()).nullable() : z.array(z.record(z.string(), z.unknown())))
+        .optional()
+        .describe(`related ${rel.target}, when loaded`);
+    }
+    shape._relations = z.record(z.string(), z.array(z.string())).optional().describe('identifiers of related entities, when asked');
+    return z.object(shape).meta({ id: recordSchemaId(r) });
+  });
+}
+
+export function recordSchemaId(r: ResourceDef): string {
+  return r.name
+    .split('_')
+    .map((p) => p[0]!.toUpperCase() + p.slice(1))
+    .join('');
+}

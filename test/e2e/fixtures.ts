@@ -1,0 +1,73 @@
+// A real `serve` process per test file (the built CLI, as `npm run serve` runs it).
+import { test as base } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface Served {
+  main: string;
+  routing: string;
+  apiKey: string;
+  db: string;
+}
+
+export async function startServe(extra: string[] = []): Promise<Served & { stop(): Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-e2e-'));
+  const apiKey = crypto.randomBytes(16).toString('hex');
+  const child = spawn(
+    process.execPath,
+    ['out/main/cli.js', 'serve', '--db', path.join(dir, 'e2e.sqlite'), '--port', '0', '--routing-port', '0', '--api-key', apiKey, ...extra],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  const ready = await new Promise<Served>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not get ready: ${err}`)), 60_000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.startsWith('radar-console ready '));
+      if (line) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line.slice('radar-console ready '.length)) as Served);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+  return {
+    ...ready,
+    async stop() {
+      await new Promise<void>((res) => {
+        if (child.exitCode !== null) return res();
+        child.once('exit', () => res());
+        child.kill('SIGTERM');
+      });
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const test = base.extend<{}, { served: Served }>({
+  served: [
+    async ({}, use) => {
+      const s = await startServe();
+      await use(s);
+      await s.stop();
+    },
+    { scope: 'worker' },
+  ],
+});
+
+export { expect } from '@playwright/test';
+
+/** The API as a script would call it, for checking what the page shows. */
+export async function api<T>(s: Served, method: string, urlPath: string, body?: unknown): Promise<T> {
+  const r = await fetch(s.main + urlPath, {
+    method,
+    headers: { PgrApiKey: s.apiKey, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await r.json()) as T;
+}

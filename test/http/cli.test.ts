@@ -1,0 +1,124 @@
+// The CLI as clients start it: the ready line, flags, exit codes, secrets on disk, signals.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { emptySearch } from '../../src-shared/schemas/search';
+import { runCli, serve } from '../helpers/cli';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-cli-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe('radar-console serve', () => {
+  it('prints exactly one ready line with main, routing, db and apiKey, and both ports answer', async () => {
+    const db = path.join(tmp, 'a', 'one.sqlite');
+    const p = await serve(['--db', db, '--port', '0', '--routing-port', '0', '--seed', 'none']);
+    try {
+      const { ready } = p;
+      expect(ready.main).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(ready.routing).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(ready.main).not.toBe(ready.routing);
+      expect(ready.db).toBe(db);
+      expect(fs.existsSync(db)).toBe(true);
+      expect(p.stdout().split('\n').filter((l) => l.startsWith('radar-console ready')).length).toBe(1);
+      for (const base of [ready.main, ready.routing]) {
+        const r = await fetch(`${base}/cruddy/v2/findings/_meta`, { headers: { PgrApiKey: ready.apiKey } });
+        expect(r.status).toBe(200);
+      }
+    } finally {
+      expect(await p.stop('SIGTERM')).toBe(0);
+    }
+  });
+
+  it('generates an API key on first start, keeps it owner-readable beside the database, and reuses it', async () => {
+    const db = path.join(tmp, 'keys.sqlite');
+    const first = await serve(['--db', db, '--port', '0', '--routing-port', '0', '--seed', 'none'], { RADAR_API_KEY: '' });
+    const key = first.ready.apiKey;
+    await first.stop();
+    const file = `${db}.secrets.json`;
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).apiKey).toBe(key);
+    if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(first.stderr()).not.toContain(JSON.parse(fs.readFileSync(file, 'utf8')).jwtSecret);
+    const second = await serve(['--db', db, '--port', '0', '--routing-port', '0'], { RADAR_API_KEY: '' });
+    expect(second.ready.apiKey).toBe(key);
+    await second.stop('SIGINT');
+  });
+
+  it('takes the key from --api-key, else RADAR_API_KEY', async () => {
+    const db = path.join(tmp, 'env.sqlite');
+    const a = await serve(['--db', db, '--port', '0', '--routing-port', '0', '--seed', 'none'], { RADAR_API_KEY: 'from-the-environment' });
+    expect(a.ready.apiKey).toBe('from-the-environment');
+    const ok = await fetch(`${a.ready.main}/cruddy/v2/findings/_meta`, { headers: { PgrApiKey: 'from-the-environment' } });
+    expect(ok.status).toBe(200);
+    await a.stop();
+    const b = await serve(['--db', db, '--port', '0', '--routing-port', '0', '--api-key', 'from-the-flag-1'], { RADAR_API_KEY: 'from-the-environment' });
+    expect(b.ready.apiKey).toBe('from-the-flag-1');
+    await b.stop();
+  });
+
+  it('seeds the demo dataset on a new database by default, and not with --seed none', async () => {
+    const seeded = await serve(['--db', path.join(tmp, 'demo.sqlite'), '--port', '0', '--routing-port', '0']);
+    const r = await fetch(`${seeded.ready.main}/cruddy/v2/service_asset_findings/search`, {
+      method: 'POST',
+      headers: { PgrApiKey: seeded.ready.apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...emptySearch(1), include_fields: ['id'] }),
+    });
+    expect((await r.json()).total).toBeGreaterThan(100);
+    await seeded.stop();
+    const empty = await serve(['--db', path.join(tmp, 'empty.sqlite'), '--port', '0', '--routing-port', '0', '--seed', 'none']);
+    const m = await fetch(`${empty.ready.main}/cruddy/v2/findings/search`, {
+      method: 'POST',
+      headers: { PgrApiKey: empty.ready.apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify(emptySearch(1)),
+    });
+    expect((await m.json()).total).toBe(0);
+    await empty.stop();
+  });
+
+  it.each([
+    [['--port', 'abc'], /--port must be an integer/],
+    [['--port', '70000'], /--port must be an integer from 0 to 65535/],
+    [['--seed', 'lots'], /--seed must be demo or none/],
+    [['--unknown-flag'], /Unknown option/],
+    [['--host', ''], /--host must not be empty/],
+    [['--api-key', 'short'], /at least 8 characters/],
+  ])('refuses bad flags %j with a clear message and exit code 2', async (args, message) => {
+    const r = await runCli(['serve', ...args, '--db', path.join(tmp, 'bad.sqlite')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).not.toContain('ready');
+  });
+
+  it('refuses an unknown command with exit code 2, and prints help', async () => {
+    expect((await runCli(['frobnicate'])).code).toBe(2);
+    const help = await runCli(['help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--routing-port');
+  });
+
+  it('fails clearly when a port is taken', async () => {
+    const first = await serve(['--db', path.join(tmp, 'busy.sqlite'), '--port', '0', '--routing-port', '0', '--seed', 'none']);
+    const port = new URL(first.ready.main).port;
+    const r = await runCli(['serve', '--db', path.join(tmp, 'busy2.sqlite'), '--port', port, '--routing-port', '0', '--seed', 'none']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/EADDRINUSE|in use/);
+    await first.stop();
+  });
+});
+
+describe('radar-console token', () => {
+  it('issues a Bearer token the server of that database accepts', async () => {
+    const db = path.join(tmp, 'token.sqlite');
+    const p = await serve(['--db', db, '--port', '0', '--routing-port', '0', '--seed', 'none']);
+    const t = await runCli(['token', '--db', db, '--user', '4b7c0b0e-4c1c-4a57-9f3e-0d8e5a7c1f22', '--ttl', '600']);
+    expect(t.code).toBe(0);
+    const token = t.stdout.trim();
+    expect(token.split('.').length).toBe(3);
+    const ok = await fetch(`${p.ready.main}/cruddy/v2/findings/_meta`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(ok.status).toBe(200);
+    const bad = await fetch(`${p.ready.main}/cruddy/v2/findings/_meta`, { headers: { Authorization: `Bearer ${token}x` } });
+    expect(bad.status).toBe(401);
+    await p.stop();
+    expect((await runCli(['token', '--db', db, '--user', 'nope'])).code).toBe(2);
+  });
+});
