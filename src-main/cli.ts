@@ -1,6 +1,7 @@
 // The command line: `radar-console serve` runs the server headless (scripts, tests, the
 // console in a browser); `token` issues a Bearer JWT for the local server.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { intFlag, parse, UsageError } from './cli/args';
+import { instanceCommand, INSTANCE_USAGE } from './cli/instance';
 import { isUuid } from '../src-shared/schemas/common';
 import { defaultDbFile } from './config/paths';
 import { loadSecrets } from './config/secrets';
@@ -23,24 +24,9 @@ Commands:
               --db FILE            database (default as above)
               --user UUID          the token's user id (default: a fixed local user)
               --ttl SECONDS        lifetime (default 86400)
-  help      this text
+${INSTANCE_USAGE}  help      this text
 `;
 
-export class UsageError extends Error {}
-
-const intFlag = (name: string, v: string | undefined, min: number, max: number): number | undefined => {
-  if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${v}"`);
-  return Number(v);
-};
-
-function parse(args: string[], options: ParseArgsConfig['options']) {
-  try {
-    return parseArgs({ args, options, strict: true, allowPositionals: false });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-}
 
 export const LOCAL_USER_ID = '00000000-0000-4000-8000-000000000001';
 
@@ -116,6 +102,8 @@ export async function main(argv: string[]): Promise<number> {
       case 'token':
         token(rest);
         return 0;
+      case 'instance':
+        return await instanceCommand(rest);
       case 'help':
       case '--help':
       case '-h':

@@ -1,6 +1,6 @@
 // The Electron main process: starts the embedded server in-process on loopback with a per-run
 // key, opens one locked-down window on it, and hands the key to the page through the preload.
-import { app, BrowserWindow, ipcMain, session, shell, type WebContents } from 'electron';
+import { app, BrowserWindow, ipcMain, safeStorage, session, shell, type WebContents } from 'electron';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../server/start';
@@ -68,6 +68,14 @@ if (!app.requestSingleInstanceLock()) {
       port: 0,
       routingPort: 0,
       apiKey: sessionKey,
+      // Remote instances' keys are encrypted with the OS keychain where it is available.
+      keyCipher: safeStorage.isEncryptionAvailable()
+        ? {
+            name: 'safeStorage',
+            encrypt: (plain) => safeStorage.encryptString(plain).toString('base64'),
+            decrypt: (stored) => safeStorage.decryptString(Buffer.from(stored, 'base64')),
+          }
+        : undefined,
     });
     ipcMain.handle('radar:session', (e) => {
       if (!checkSender(e.sender, e.senderFrame?.url)) throw new Error('refused');

@@ -90,11 +90,16 @@ export async function callInstance(target: Target, req: { method: string; url: s
  * One remote's answer inside the envelope. A JSON answer is streamed through without being held
  * in memory; anything else is read (bounded) and placed under `data` as text.
  */
-async function sendRemote(target: Extract<Target, { kind: 'remote' }>, req: FastifyRequest, reply: FastifyReply, body: Buffer | undefined): Promise<FastifyReply> {
+async function sendRemote(
+  target: Extract<Target, { kind: 'remote' }>,
+  call: { method: string; url: string; headers: FastifyRequest['headers']; body?: Buffer },
+  _req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const { info, client } = target;
   let s;
   try {
-    s = await client.open(req.method, req.url, req.headers, body);
+    s = await client.open(call.method, call.url, call.headers, call.body);
   } catch (e) {
     const status = e instanceof RemoteError ? e.status : 502;
     return reply.code(status).send([element(info, status, errorBody(status, (e as Error).message), '')]);
@@ -138,6 +143,38 @@ async function sendRemote(target: Extract<Target, { kind: 'remote' }>, req: Fast
   return reply;
 }
 
+/**
+ * Routes one request: to the instance named by PgrSelectedInstance, or to all of them.
+ * `url` is the path and query the instances receive.
+ */
+export async function routeRequest(manager: InstanceManager, req: FastifyRequest, reply: FastifyReply, url: string, body: Buffer | undefined): Promise<FastifyReply> {
+  const selected = req.headers.pgrselectedinstance;
+  const path = url.split('?')[0]!;
+  const call = { method: req.method, url, headers: req.headers, body };
+  if (selected === undefined || selected === '') {
+    if (NEEDS_INSTANCE.has(path)) throw new ApiError(400, 'PgrSelectedInstance header is required');
+    const elements = await Promise.all(
+      manager.list().map(async (info) => {
+        try {
+          return await callInstance(await manager.target(info), call);
+        } catch (e) {
+          const status = e instanceof ApiError ? e.status : 502;
+          return element(info, status, errorBody(status, (e as Error).message), '');
+        }
+      }),
+    );
+    return reply.code(200).send(elements);
+  }
+  const info = manager.find(Array.isArray(selected) ? selected[0]! : selected);
+  if (!info) return sendError(reply, 404, 'instance not found');
+  const target = await manager.target(info);
+  if (target.kind === 'remote' && !target.client.cfg.remoteInstanceId && req.method !== 'HEAD') {
+    return sendRemote(target, { ...call, url }, req, reply);
+  }
+  const el = await callInstance(target, call);
+  return reply.code(el.status_code).send([el]);
+}
+
 export interface RoutingOptions extends BaseOptions {
   manager: InstanceManager;
   auth: AuthConfig;
@@ -149,32 +186,8 @@ export async function createRoutingApp(o: RoutingOptions): Promise<FastifyInstan
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
 
-  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-    const body = Buffer.isBuffer(req.body) ? req.body : undefined;
-    const selected = req.headers.pgrselectedinstance;
-    const path = req.url.split('?')[0]!;
-    if (selected === undefined || selected === '') {
-      if (NEEDS_INSTANCE.has(path)) throw new ApiError(400, 'PgrSelectedInstance header is required');
-      const instances = o.manager.list();
-      const elements = await Promise.all(
-        instances.map(async (info) => {
-          try {
-            return await callInstance(await o.manager.target(info), { method: req.method, url: req.url, headers: req.headers, body });
-          } catch (e) {
-            const status = e instanceof ApiError ? e.status : 502;
-            return element(info, status, errorBody(status, (e as Error).message), '');
-          }
-        }),
-      );
-      return reply.code(200).send(elements);
-    }
-    const info = o.manager.find(Array.isArray(selected) ? selected[0]! : selected);
-    if (!info) return sendError(reply, 404, 'instance not found');
-    const target = await o.manager.target(info);
-    if (target.kind === 'remote' && !target.client.cfg.remoteInstanceId && req.method !== 'HEAD') return sendRemote(target, req, reply, body);
-    const el = await callInstance(target, { method: req.method, url: req.url, headers: req.headers, body });
-    return reply.code(el.status_code).send([el]);
-  };
+  const handler = (req: FastifyRequest, reply: FastifyReply) =>
+    routeRequest(o.manager, req, reply, req.url, Buffer.isBuffer(req.body) ? req.body : undefined);
   app.route({ method: [...ALL_METHODS], url: '/', handler });
   app.route({ method: [...ALL_METHODS], url: '/*', handler });
   await app.ready();

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { notFound } from '../../../src-shared/errors';
 import { instanceInputSchema, instancePatchSchema, instanceTestSchema, instanceViewSchema } from '../../../src-shared/schemas/instances';
 import type { InstanceManager } from '../../instances/manager';
+import { routeRequest } from '../routing';
 import { errors } from './resources';
 
 export const CONSOLE_URL = '/console/v1';
@@ -37,6 +38,19 @@ export function registerConsole(app: FastifyInstance, manager: InstanceManager):
   z_.post(`${CONSOLE_URL}/instances/:id/test`, {
     schema: { tags, summary: 'Test the connection to an instance', params: idParams, response: { 200: instanceTestSchema, ...errors(401, 404, 500) } },
     handler: async (req) => manager.test(req.params.id),
+  });
+  // The routing port's behaviour on the main origin, for the console page (no CORS needed):
+  // /console/v1/route/<any path> is routed as <any path> on the routing port.
+  const routeMethods = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+  app.route({
+    method: [...routeMethods],
+    url: `${CONSOLE_URL}/route/*`,
+    schema: { tags, summary: 'The routing port, on the main origin: PgrSelectedInstance routes, its absence fans out', hide: false },
+    handler: async (req, reply) => {
+      const url = req.url.slice(`${CONSOLE_URL}/route`.length) || '/';
+      const body = req.body === undefined || req.body === null ? undefined : Buffer.from(typeof req.body === 'string' ? req.body : JSON.stringify(req.body));
+      return routeRequest(manager, req, reply, url, body);
+    },
   });
   z_.get(`${CONSOLE_URL}/instances/health`, {
     schema: {
