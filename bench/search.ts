@@ -15,6 +15,8 @@ import os from 'node:os';
 import { startServer } from '../src-main/server/start';
 import { openDatabase, type Db } from '../src-main/store/db';
 import { compileSearch, type CompiledSearch } from '../src-main/store/search';
+import { Store } from '../src-main/store/store';
+import { decodeRow } from '../src-main/store/codec';
 import { getResource } from '../src-shared/resources/index';
 import { emptySearch, type SearchFilter, type SearchOrdering, type SearchRequest } from '../src-shared/schemas/search';
 import {
@@ -125,32 +127,38 @@ interface DirectResult {
   countMs: number | null;
 }
 
+/**
+ * The baseline: the server's own query path (Store.search: the same compiled SQL, full-text
+ * matches materialised once, the deferred join of the page, the COUNT when needed) on a
+ * second connection, with no HTTP in between. `pageMs` is the ids query plus the row read;
+ * `countMs` the COUNT when one ran.
+ */
 class Direct {
-  private readonly stmts = new Map<string, Stmt>();
+  readonly store: Store;
 
-  constructor(readonly db: Db) {}
-
-  stmt(sql: string): Stmt {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql) as Stmt));
-    return s;
+  constructor(readonly db: Db) {
+    this.store = new Store(db);
   }
 
-  run(c: CompiledSearch, req: SearchRequest): DirectResult {
-    const t0 = performance.now();
-    const rows = this.stmt(c.page.sql).all(...c.page.params);
-    const pageMs = since(t0);
-    const got = rows.length;
-    // Store.search/countFor: no COUNT when the page itself proves the total.
-    let total: number | null = null;
-    if (!(req.limit === 0 && req.offset === 0 && got === 0)) {
-      if (got > 0 && got < req.limit) total = req.offset + got;
-      else if (got === 0 && req.offset === 0 && req.limit > 0) total = 0;
-    }
-    if (total !== null) return { rows: got, total, pageMs, countMs: null };
-    const t1 = performance.now();
-    const n = (this.stmt(c.count.sql).get(...c.count.params) as { n: number } | undefined)?.n ?? 0;
-    return { rows: got, total: n, pageMs, countMs: since(t1) };
+  run(_c: CompiledSearch, req: SearchRequest): DirectResult {
+    return this.store.withHits((hits) => {
+      const t0 = performance.now();
+      const c = compileSearch(RESOURCE, req, [], hits);
+      const ids = this.store.all<{ _rid: number }>(c.ids.sql, c.ids.params);
+      const rows = this.store.rowsByRids(c.select, ids);
+      rows.forEach((row) => decodeRow(row, c.fields));
+      const pageMs = since(t0);
+      const got = rows.length;
+      let total: number | null = hits.exactCount(c.where) ?? null;
+      if (total === null && !(req.limit === 0 && req.offset === 0 && got === 0)) {
+        if (got > 0 && got < req.limit) total = req.offset + got;
+        else if (got === 0 && req.offset === 0 && req.limit > 0) total = 0;
+      }
+      if (total !== null) return { rows: got, total, pageMs, countMs: null };
+      const t1 = performance.now();
+      const n = this.store.get1<{ n: number }>(c.count.sql, c.count.params)?.n ?? 0;
+      return { rows: got, total: n, pageMs, countMs: since(t1) };
+    });
   }
 }
 
@@ -181,7 +189,7 @@ function printPlans(direct: Direct, compiled: CompiledSearch[]): void {
   const seen = new Set<string>();
   compiled.forEach((c, i) => {
     for (const [what, q] of [
-      ['page', c.page],
+      ['page ids', c.ids],
       ['count', c.count],
     ] as const) {
       const plan = explainPlan(direct.db, q.sql, q.params);

@@ -45,6 +45,10 @@ export class InstanceManager {
     return this.o.catalog;
   }
 
+  mainUrl(): string {
+    return this.o.urls().main;
+  }
+
   list(): InstanceInfo[] {
     const main = this.o.catalog.main();
     const { main: mainUrl, routing } = this.o.urls();

@@ -59,9 +59,16 @@ const CREDENTIALS = new Set(['pgrapikey', 'authorization', 'cookie', 'pgrselecte
 /** Headers safe to pass on: no hop-by-hop ones, no credentials of the caller. */
 export function forwardHeaders(h: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
+  // Fields named in Connection are hop-by-hop too (RFC 9110 §7.6.1).
+  const listed = new Set(
+    String(h.connection ?? '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  );
   for (const [k, v] of Object.entries(h)) {
     const key = k.toLowerCase();
-    if (v === undefined || HOP_BY_HOP.has(key) || CREDENTIALS.has(key)) continue;
+    if (v === undefined || HOP_BY_HOP.has(key) || CREDENTIALS.has(key) || listed.has(key) || key === 'x-radar-instance') continue;
     out[key] = Array.isArray(v) ? v.join(', ') : v;
   }
   return out;

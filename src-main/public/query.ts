@@ -4,14 +4,14 @@ import { badRequest } from '../../src-shared/errors';
 import { fieldOf, getResource, type ResourceDef } from '../../src-shared/resources/index';
 import type { StandardFilter, StandardQuery } from '../../src-shared/public/standard-filters';
 import type { SearchFilter } from '../../src-shared/schemas/search';
-import { and, coerceValue, columnExpr, filterSql, orderSql, virtualSearchSql, type Sql } from '../store/search';
+import { and, coerceValue, columnExpr, filterSql, orderSql, SUBQUERY_CONTEXT, virtualSearchSql, type Sql, type SqlContext } from '../store/search';
 import { q } from '../store/sql';
 
-function leafSql(r: ResourceDef, field: string, f: StandardFilter): Sql {
+function leafSql(r: ResourceDef, field: string, f: StandardFilter, ctx: SqlContext): Sql {
   const info = fieldOf(r, field);
   if (!info) throw badRequest(`unknown field: ${f.field}`);
   const as = (filter_type: SearchFilter['filter_type'], value: unknown, negation = false): Sql =>
-    filterSql(r, { field, filter_type, value, negation });
+    filterSql(r, { field, filter_type, value, negation }, ctx);
   switch (f.op) {
     case 'eq':
       return as('equal', f.values[0]);
@@ -37,14 +37,14 @@ function leafSql(r: ResourceDef, field: string, f: StandardFilter): Sql {
 }
 
 /** A filter on the record's own field, or on a field of a related entity (`service_asset.name`). */
-export function standardFilterSql(r: ResourceDef, f: StandardFilter): Sql {
+export function standardFilterSql(r: ResourceDef, f: StandardFilter, ctx: SqlContext = SUBQUERY_CONTEXT): Sql {
   const dot = f.field.indexOf('.');
-  if (dot < 0) return leafSql(r, f.field, f);
+  if (dot < 0) return leafSql(r, f.field, f, ctx);
   const entity = f.field.slice(0, dot);
   const rel = r.relations?.[entity];
   if (!rel || rel.kind !== 'belongsTo') throw badRequest(`unknown entity: ${entity}`);
   const target = getResource(rel.target);
-  const inner = leafSql(target, f.field.slice(dot + 1), f);
+  const inner = leafSql(target, f.field.slice(dot + 1), f, ctx);
   // The inner alias `t` shadows the outer one inside the subquery.
   return { sql: `t.${q(rel.fk)} IN (SELECT t.id FROM ${q(target.table)} t WHERE ${inner.sql})`, params: inner.params };
 }
@@ -56,8 +56,8 @@ export interface CompiledList {
   offset: number;
 }
 
-export function compileStandardQuery(r: ResourceDef, query: StandardQuery): CompiledList {
-  const where = and([...query.filters.map((f) => standardFilterSql(r, f)), virtualSearchSql(r, { value: query.search, strict: false })]);
+export function compileStandardQuery(r: ResourceDef, query: StandardQuery, ctx: SqlContext = SUBQUERY_CONTEXT): CompiledList {
+  const where = and([...query.filters.map((f) => standardFilterSql(r, f, ctx)), virtualSearchSql(r, { value: query.search, strict: false }, ctx)]);
   for (const o of query.order) if (o.field.includes('.')) throw badRequest(`order by a nested field is not supported: ${o.field}`);
   const order = orderSql(
     r,

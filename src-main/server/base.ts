@@ -3,6 +3,7 @@
 // and the error shape.
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
+import { PLATFORM_VERSION } from '../../src-shared/version';
 import { installErrorHandlers } from './errors';
 
 export type App = FastifyInstance;
@@ -33,5 +34,10 @@ export function createBaseApp(opts: BaseOptions = {}): FastifyInstance {
     return json(req, body as string, done);
   });
   installErrorHandlers(app);
+  // Instances routing to this server read the platform version from every answer.
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('x-radar-platform-version', PLATFORM_VERSION);
+    return payload;
+  });
   return app;
 }

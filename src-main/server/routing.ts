@@ -61,7 +61,18 @@ function unwrapEnvelope(data: unknown, status: number): { data: unknown; status:
   return { data, status };
 }
 
-export async function callInstance(target: Target, req: { method: string; url: string; headers: FastifyRequest['headers']; body?: Buffer }): Promise<Element> {
+/** The platform version a remote states in its answer headers (this server sends one). */
+export const VERSION_HEADER = 'x-radar-platform-version';
+const versionOf = (headers: Record<string, string | string[] | undefined>): string => {
+  const v = headers[VERSION_HEADER];
+  return typeof v === 'string' ? v : '';
+};
+
+export async function callInstance(
+  target: Target,
+  req: { method: string; url: string; headers: FastifyRequest['headers']; body?: Buffer },
+  mainHost?: string,
+): Promise<Element> {
   const { info } = target;
   if (target.kind === 'app') {
     const headers = forwardHeaders(req.headers);
@@ -69,6 +80,9 @@ export async function callInstance(target: Target, req: { method: string; url: s
       const v = req.headers[k];
       if (typeof v === 'string') headers[k] = v;
     }
+    // Links the instance builds (front_link) point at the console on the main port.
+    if (mainHost) headers.host = mainHost;
+    if (info.kind !== 'main') headers['x-radar-instance'] = info.id;
     const res = await target.app.inject({ method: req.method as 'GET', url: req.url, headers, payload: req.body && req.body.length ? req.body : undefined });
     return element(info, res.statusCode, parseBody(res.headers['content-type'] as string | undefined, res.rawPayload));
   }
@@ -77,9 +91,9 @@ export async function callInstance(target: Target, req: { method: string; url: s
     const parsed = parseBody(res.headers['content-type'] as string | undefined, res.body);
     if (target.client.cfg.remoteInstanceId) {
       const u = unwrapEnvelope(parsed, res.status);
-      return element(info, u.status, u.data, u.version ?? '');
+      return element(info, u.status, u.data, u.version ?? versionOf(res.headers));
     }
-    return element(info, res.status, parsed, '');
+    return element(info, res.status, parsed, versionOf(res.headers));
   } catch (e) {
     const status = e instanceof RemoteError ? e.status : 502;
     return element(info, status, errorBody(status, (e as Error).message), '');
@@ -119,9 +133,9 @@ async function sendRemote(
       const status = e instanceof RemoteError ? e.status : 502;
       return reply.code(status).send([element(info, status, errorBody(status, (e as Error).message), '')]);
     }
-    return reply.code(s.status).send([element(info, s.status, parseBody(type, Buffer.concat(chunks)), '')]);
+    return reply.code(s.status).send([element(info, s.status, parseBody(type, Buffer.concat(chunks)), versionOf(s.headers))]);
   }
-  const { data: _d, ...rest } = element(info, s.status, null, '');
+  const { data: _d, ...rest } = element(info, s.status, null, versionOf(s.headers));
   reply.hijack();
   reply.raw.writeHead(s.status, { 'content-type': 'application/json; charset=utf-8' });
   reply.raw.write(`[${JSON.stringify(rest).slice(0, -1)},"data":`);
@@ -151,12 +165,13 @@ export async function routeRequest(manager: InstanceManager, req: FastifyRequest
   const selected = req.headers.pgrselectedinstance;
   const path = url.split('?')[0]!;
   const call = { method: req.method, url, headers: req.headers, body };
+  const mainHost = new URL(manager.mainUrl()).host;
   if (selected === undefined || selected === '') {
     if (NEEDS_INSTANCE.has(path)) throw new ApiError(400, 'PgrSelectedInstance header is required');
     const elements = await Promise.all(
       manager.list().map(async (info) => {
         try {
-          return await callInstance(await manager.target(info), call);
+          return await callInstance(await manager.target(info), call, mainHost);
         } catch (e) {
           const status = e instanceof ApiError ? e.status : 502;
           return element(info, status, errorBody(status, (e as Error).message), '');
@@ -171,7 +186,7 @@ export async function routeRequest(manager: InstanceManager, req: FastifyRequest
   if (target.kind === 'remote' && !target.client.cfg.remoteInstanceId && req.method !== 'HEAD') {
     return sendRemote(target, { ...call, url }, req, reply);
   }
-  const el = await callInstance(target, call);
+  const el = await callInstance(target, call, mainHost);
   return reply.code(el.status_code).send([el]);
 }
 

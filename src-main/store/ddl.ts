@@ -40,7 +40,7 @@ export function tableDdl(r: ResourceDef): string[] {
     const key = columns.join(',');
     if (indexed.has(key)) return;
     indexed.add(key);
-    out.push(`CREATE INDEX ${q(`ix_${r.table}_${columns.join('_')}`)} ON ${t} (${columns.map(q).join(', ')})`);
+    out.push(`CREATE INDEX IF NOT EXISTS ${q(`ix_${r.table}_${columns.join('_')}`)} ON ${t} (${columns.map(q).join(', ')})`);
   };
   for (const [n, d] of Object.entries(r.fields)) if ((d.index || d.ref) && !d.unique) index([n]);
   for (const cols of r.indexes ?? []) index(cols);
@@ -69,6 +69,11 @@ export function linkDdl(): string[] {
       `  PRIMARY KEY (${q(l.a.col)}, ${q(l.b.col)})\n) WITHOUT ROWID`,
     `CREATE INDEX ${q(`ix_${l.table}_${l.b.col}`)} ON ${q(l.table)} (${q(l.b.col)}, ${q(l.a.col)})`,
   ]);
+}
+
+/** Every index the registry declares (idempotent), for migrations that add indexes. */
+export function registryIndexDdl(): string[] {
+  return RESOURCES.flatMap(tableDdl).filter((sql) => sql.startsWith('CREATE INDEX IF NOT EXISTS'));
 }
 
 /** The whole schema as the registry declares it today. */

@@ -2,7 +2,7 @@
 // as first released; every later change to a declaration adds a migration here, and the
 // schema test compares a migrated database with the registry so that none is forgotten.
 import type Database from 'better-sqlite3';
-import { registryDdl } from './ddl';
+import { registryDdl, registryIndexDdl } from './ddl';
 
 export interface Migration {
   version: number;
@@ -43,6 +43,14 @@ export const MIGRATIONS: readonly Migration[] = [
         created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL
       ) WITHOUT ROWID`);
+    },
+  },
+  {
+    version: 4,
+    name: 'incident indexes for triage (status, time, risk) and per-asset counts',
+    up: (db) => {
+      for (const stmt of registryIndexDdl()) db.exec(stmt);
+      db.exec('DROP INDEX IF EXISTS "ix_service_asset_findings_status_created_at"');
     },
   },
 ];

@@ -26,6 +26,19 @@ export interface Sql {
 
 const TRUE: Sql = { sql: '1', params: [] };
 
+/**
+ * How a full-text match becomes a condition on `t._rid`. The default is a subquery; the store
+ * materialises each match once into a temporary table (see Store.search), so the page and the
+ * count do not both run it and the planner knows how many rows it holds.
+ */
+export interface SqlContext {
+  fts(table: string, match: string): Sql;
+}
+
+export const SUBQUERY_CONTEXT: SqlContext = {
+  fts: (table, match) => ({ sql: `t._rid IN (SELECT rowid FROM ${q(table)} WHERE ${q(table)} MATCH ?)`, params: [match] }),
+};
+
 /** SQL expression of a readable field over the row aliased `t`. */
 export function columnExpr(r: ResourceDef, f: FieldInfo, alias = 't'): string {
   if (f.source === 'computed') {
@@ -96,15 +109,10 @@ export const ftsPhrase = (text: string): string => `"${text.replace(/"/g, '""')}
 /** FTS trigram queries need at least three characters. */
 const ftsUsable = (text: string): boolean => [...text].length >= 3;
 
-function substrSql(r: ResourceDef, f: FieldInfo, value: string): Sql {
+function substrSql(r: ResourceDef, f: FieldInfo, value: string, ctx: SqlContext): Sql {
   if (value === '') return TRUE;
   const searchable = f.source === 'stored' && searchableFields(r).includes(f.name);
-  if (searchable && ftsUsable(value)) {
-    return {
-      sql: `t._rid IN (SELECT rowid FROM ${q(ftsTable(r))} WHERE ${q(ftsTable(r))} MATCH ?)`,
-      params: [`${f.name} : ${ftsPhrase(value)}`],
-    };
-  }
+  if (searchable && ftsUsable(value)) return ctx.fts(ftsTable(r), `${f.name} : ${ftsPhrase(value)}`);
   return { sql: `instr(rc_fold(${columnExpr(r, f)}), ?) > 0`, params: [fold(value)] };
 }
 
@@ -160,7 +168,7 @@ function relatedSql(r: ResourceDef, filter: SearchFilter): Sql {
   }
 }
 
-export function filterSql(r: ResourceDef, filter: SearchFilter): Sql {
+export function filterSql(r: ResourceDef, filter: SearchFilter, ctx: SqlContext = SUBQUERY_CONTEXT): Sql {
   let inner: Sql;
   if (filter.filter_type === 'related') {
     inner = relatedSql(r, filter);
@@ -182,7 +190,7 @@ export function filterSql(r: ResourceDef, filter: SearchFilter): Sql {
         break;
       case 'substr':
         if (typeof v !== 'string') throw badRequest(`invalid value for ${f.name}: substr takes a string`);
-        inner = substrSql(r, f, v);
+        inner = substrSql(r, f, v, ctx);
         break;
       case 'intersection': {
         if (!Array.isArray(v)) throw badRequest(`invalid value for ${f.name}: intersection takes an array`);
@@ -227,14 +235,11 @@ export function filterSql(r: ResourceDef, filter: SearchFilter): Sql {
   return filter.negation ? { sql: `NOT COALESCE((${inner.sql}), 0)`, params: inner.params } : inner;
 }
 
-export function virtualSearchSql(r: ResourceDef, vs: { value: string; strict: boolean } | undefined): Sql {
+export function virtualSearchSql(r: ResourceDef, vs: { value: string; strict: boolean } | undefined, ctx: SqlContext = SUBQUERY_CONTEXT): Sql {
   if (!vs || vs.value === '') return TRUE;
   const cols = searchableFields(r);
   if (!cols.length) return { sql: '0', params: [] };
-  const fts = q(ftsTable(r));
-  const candidates: Sql | null = ftsUsable(vs.value)
-    ? { sql: `t._rid IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?)`, params: [ftsPhrase(vs.value)] }
-    : null;
+  const candidates: Sql | null = ftsUsable(vs.value) ? ctx.fts(ftsTable(r), ftsPhrase(vs.value)) : null;
   if (vs.strict) {
     const eq = { sql: `(${cols.map((c) => `t.${q(c)} = ?`).join(' OR ')})`, params: cols.map(() => vs.value) };
     return candidates ? { sql: `${candidates.sql} AND ${eq.sql}`, params: [...candidates.params, ...eq.params] } : eq;
@@ -247,12 +252,16 @@ export function virtualSearchSql(r: ResourceDef, vs: { value: string; strict: bo
 export function and(parts: Sql[]): Sql {
   const real = parts.filter((p) => p.sql !== '1');
   if (!real.length) return TRUE;
+  if (real.length === 1) return real[0]!;
   return { sql: real.map((p) => `(${p.sql})`).join(' AND '), params: real.flatMap((p) => p.params) };
 }
 
-export function whereSql(r: ResourceDef, filters: readonly SearchFilter[] = [], vs?: { value: string; strict: boolean }): Sql {
-  return and([...filters.map((f) => filterSql(r, f)), virtualSearchSql(r, vs)]);
+export function whereSql(r: ResourceDef, filters: readonly SearchFilter[] = [], vs?: { value: string; strict: boolean }, ctx: SqlContext = SUBQUERY_CONTEXT): Sql {
+  return and([...filters.map((f) => filterSql(r, f, ctx)), virtualSearchSql(r, vs, ctx)]);
 }
+
+/** `WHERE <cond>`, or nothing for an empty condition (so COUNT(*) can take SQLite's fast path). */
+export const whereClause = (where: Sql): string => (where.sql === '1' ? '' : `WHERE ${where.sql}`);
 
 /** The matched set widened to descendants and/or ancestors on a tree resource. */
 function widenTree(r: ResourceDef, where: Sql, ext: ExtensionParams | undefined): { cte: string; where: Sql } {
@@ -275,8 +284,17 @@ export function orderSql(r: ResourceDef, ordering: readonly SearchOrdering[]): s
     if (f.kind === 'json' || f.def?.secret) throw badRequest(`field ${f.name} cannot be used for ordering`);
     return `${columnExpr(r, f)} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`;
   });
-  const last = ordering[ordering.length - 1]!.direction === 'desc' ? 'DESC' : 'ASC';
-  return `${keys.join(', ')}, t._rid ${last}`;
+  const lastKey = ordering[ordering.length - 1]!;
+  const last = lastKey.direction === 'desc' ? 'DESC' : 'ASC';
+  // The tie-break follows a declared index when one continues the last key with created_at, so
+  // the index serves the whole ORDER BY (no sort of every match); _rid keeps the order total.
+  const followsIndex =
+    !ordering.some((o) => o.field === 'created_at') &&
+    (r.indexes ?? []).some((ix) => {
+      const i = ix.indexOf(lastKey.field);
+      return i >= 0 && ix[i + 1] === 'created_at';
+    });
+  return `${keys.join(', ')}, ${followsIndex ? `t.created_at ${last}, ` : ''}t._rid ${last}`;
 }
 
 /** Which fields a search answers with (include_fields, then exclude_fields). */
@@ -288,29 +306,47 @@ export function selectedFields(r: ResourceDef, include: readonly string[], exclu
 }
 
 export interface CompiledSearch {
+  /** The page as row ids, in order: only the sort keys are computed for every match. */
+  ids: Sql;
+  /** The selected columns of given row ids (bind a JSON array of _rid values). */
+  select: string;
+  /** The page in one statement, every column (for streaming every match, as exports do). */
   page: Sql;
   count: Sql;
+  /** The condition alone (after tree widening). */
+  where: Sql;
   fields: FieldInfo[];
   /** Columns selected only for loading relations, removed from the answer. */
   hidden: FieldInfo[];
 }
 
-export function compileSearch(r: ResourceDef, req: SearchRequest, needFk: readonly string[] = []): CompiledSearch {
+/** SELECT of the given columns for a JSON array of row ids (order restored by the caller). */
+export function selectByRids(r: ResourceDef, fields: readonly FieldInfo[]): string {
+  const cols = fields.map((f) => `${columnExpr(r, f)} AS ${q(f.name)}`).join(', ');
+  return `SELECT t._rid AS _rid, ${cols} FROM ${q(r.table)} t WHERE t._rid IN (SELECT value FROM json_each(?))`;
+}
+
+export function compileSearch(r: ResourceDef, req: SearchRequest, needFk: readonly string[] = [], ctx: SqlContext = SUBQUERY_CONTEXT): CompiledSearch {
   const fields = selectedFields(r, req.include_fields, req.exclude_fields);
   const hidden: FieldInfo[] = [];
   for (const name of ['id', ...needFk]) {
     if (!fields.some((f) => f.name === name)) hidden.push(fieldOf(r, name)!);
   }
-  const base = whereSql(r, req.filters, req.virtual_search);
+  const base = whereSql(r, req.filters, req.virtual_search, ctx);
   const { cte, where } = widenTree(r, base, req.extension_params);
-  const cols = [...fields, ...hidden].map((f) => `${columnExpr(r, f)} AS ${q(f.name)}`).join(', ');
-  const from = `FROM ${q(r.table)} t WHERE ${where.sql}`;
+  const from = `FROM ${q(r.table)} t ${whereClause(where)}`;
   return {
+    ids: {
+      sql: `${cte}SELECT t._rid AS _rid ${from} ORDER BY ${orderSql(r, req.ordering)} LIMIT ? OFFSET ?`,
+      params: [...where.params, req.limit, req.offset],
+    },
+    select: selectByRids(r, [...fields, ...hidden]),
     page: {
-      sql: `${cte}SELECT ${cols} ${from} ORDER BY ${orderSql(r, req.ordering)} LIMIT ? OFFSET ?`,
+      sql: `${cte}SELECT ${[...fields, ...hidden].map((f) => `${columnExpr(r, f)} AS ${q(f.name)}`).join(', ')} ${from} ORDER BY ${orderSql(r, req.ordering)} LIMIT ? OFFSET ?`,
       params: [...where.params, req.limit, req.offset],
     },
     count: { sql: `${cte}SELECT COUNT(*) AS n ${from}`, params: where.params },
+    where,
     fields,
     hidden,
   };

@@ -21,7 +21,7 @@ import { nowTs } from '../../src-shared/time';
 import { decodeRow, encodeValue } from './codec';
 import type { Db } from './db';
 import { storeHooks, type WriteContext } from './hooks';
-import { columnExpr, compileSearch, requireField, whereSql } from './search';
+import { columnExpr, compileSearch, requireField, selectByRids, whereClause, whereSql, type Sql, type SqlContext } from './search';
 import { placeholders, q } from './sql';
 
 export type Rec = Record<string, unknown>;
@@ -40,9 +40,45 @@ export interface MassResult {
 export interface WriteOptions extends WriteContext {
   /** created_at / updated_at to store instead of now. */
   at?: string;
+  /** updated_at to store on create when it differs from created_at (imports, /data/v1/create). */
+  updatedAt?: string;
 }
 
 const STATEMENT_CACHE_SIZE = 512;
+
+/** Alias of related rows; computed SQL uses short aliases (t, x, a, ...) and never this one. */
+const REL = '_r';
+
+/**
+ * Above this many full-text matches the page query walks the ordering's index and probes the
+ * matches (`+t._rid IN hits`) instead of looking every match up and sorting them all.
+ */
+export const DENSE_HITS = 3000;
+
+/** Full-text matches materialised once per request into temporary tables. */
+export class FtsHits implements SqlContext {
+  readonly used: { table: string; count: number; sql: string }[] = [];
+  constructor(private readonly store: Store) {}
+
+  fts(table: string, match: string): Sql {
+    const name = `rc_hits_${this.used.length}`;
+    this.store.db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${name} (rid INTEGER PRIMARY KEY)`);
+    this.store.run(`DELETE FROM temp.${name}`);
+    const count = this.store.run(`INSERT INTO temp.${name} (rid) SELECT rowid FROM ${q(table)} WHERE ${q(table)} MATCH ?`, [match]).changes;
+    const sql = `${count > DENSE_HITS ? '+' : ''}t._rid IN temp.${name}`;
+    this.used.push({ table, count, sql });
+    return { sql, params: [] };
+  }
+
+  /** The number of matches when the condition is exactly one materialised match. */
+  exactCount(where: Sql): number | undefined {
+    return this.used.length === 1 && where.sql === this.used[0]!.sql ? this.used[0]!.count : undefined;
+  }
+
+  clear(): void {
+    this.used.forEach((_u, i) => this.store.run(`DELETE FROM temp.rc_hits_${i}`));
+  }
+}
 type Statement = ReturnType<Db['prepare']> & { all(...p: unknown[]): unknown[]; get(...p: unknown[]): unknown; run(...p: unknown[]): { changes: number } };
 
 export class Store {
@@ -80,6 +116,16 @@ export class Store {
 
   // ---------------------------------------------------------------- reading
 
+  /** Runs fn with full-text matches materialised once (see FtsHits), cleaned up afterwards. */
+  withHits<T>(fn: (hits: FtsHits) => T): T {
+    const hits = new FtsHits(this);
+    try {
+      return fn(hits);
+    } finally {
+      hits.clear();
+    }
+  }
+
   search(r: ResourceDef, req: SearchRequest): SearchResult {
     const relNames = this.checkRelationNames(r, req.relations);
     const idRels = this.checkIdRelationNames(r, req._relations ?? []);
@@ -87,12 +133,24 @@ export class Store {
       .map((n) => r.relations![n]!)
       .filter((rel): rel is Extract<RelationDef, { kind: 'belongsTo' }> => rel.kind === 'belongsTo')
       .map((rel) => rel.fk);
-    const c = compileSearch(r, req, needFk);
-    const rows = this.all(c.page.sql, c.page.params);
-    const total = req.limit === 0 && req.offset === 0 && rows.length === 0 ? this.count(c.count) : this.countFor(rows.length, req, c.count);
-    const items = rows.map((row) => decodeRow(row, c.fields));
-    this.attachRelations(r, rows, items, relNames, idRels);
-    return { items, total };
+    return this.withHits((hits) => {
+      const c = compileSearch(r, req, needFk, hits);
+      const rows = this.rowsByRids(c.select, this.all<{ _rid: number }>(c.ids.sql, c.ids.params));
+      const total =
+        hits.exactCount(c.where) ??
+        (req.limit === 0 && req.offset === 0 && rows.length === 0 ? this.count(c.count) : this.countFor(rows.length, req, c.count));
+      const items = rows.map((row) => decodeRow(row, c.fields));
+      this.attachRelations(r, rows, items, relNames, idRels);
+      return { items, total };
+    });
+  }
+
+  /** Rows for ids in the ids' order (the deferred join of a page: sort ids, then read rows). */
+  rowsByRids(select: string, ids: readonly { _rid: number }[]): Rec[] {
+    if (!ids.length) return [];
+    const rows = this.all(select, [JSON.stringify(ids.map((x) => x._rid))]);
+    const byRid = new Map(rows.map((row) => [row._rid as number, row]));
+    return ids.map((x) => byRid.get(x._rid)!).filter(Boolean);
   }
 
   private count(sql: { sql: string; params: unknown[] }): number {
@@ -159,15 +217,28 @@ export class Store {
    * A page of records matching a compiled condition, with every field of `r` (including
    * computed ones) and the named relations loaded; `total` counts all matches.
    */
-  page(r: ResourceDef, where: { sql: string; params: unknown[] }, order: string, limit: number, offset: number, load: readonly string[] = []): SearchResult {
+  page(
+    r: ResourceDef,
+    where: { sql: string; params: unknown[] },
+    order: string,
+    limit: number,
+    offset: number,
+    load: readonly string[] = [],
+    hits?: FtsHits,
+  ): SearchResult {
     const fields = fieldsOf(r);
     const needFk = load.map((n) => r.relations![n]!).flatMap((rel) => (rel.kind === 'belongsTo' ? [rel.fk] : []));
     const hidden = needFk.filter((n) => !fields.some((f) => f.name === n)).map((n) => fieldOf(r, n)!);
-    const cols = [...fields, ...hidden].map((f) => `${columnExpr(r, f)} AS ${q(f.name)}`).join(', ');
-    const from = `FROM ${q(r.table)} t WHERE ${where.sql}`;
-    const rows = this.all(`SELECT ${cols} ${from} ORDER BY ${order} LIMIT ? OFFSET ?`, [...where.params, limit, offset]);
+    const from = `FROM ${q(r.table)} t ${whereClause(where)}`;
+    const ids = this.all<{ _rid: number }>(`SELECT t._rid AS _rid ${from} ORDER BY ${order} LIMIT ? OFFSET ?`, [...where.params, limit, offset]);
+    const rows = this.rowsByRids(selectByRids(r, [...fields, ...hidden]), ids);
     const total =
-      rows.length > 0 && rows.length < limit ? offset + rows.length : rows.length === 0 && offset === 0 ? 0 : this.count({ sql: `SELECT COUNT(*) AS n ${from}`, params: where.params });
+      hits?.exactCount(where) ??
+      (rows.length > 0 && rows.length < limit
+        ? offset + rows.length
+        : rows.length === 0 && offset === 0
+          ? 0
+          : this.count({ sql: `SELECT COUNT(*) AS n ${from}`, params: where.params }));
     const items = rows.map((row) => decodeRow(row, fields));
     this.attachRelations(r, rows, items, load, []);
     return { items, total };
@@ -182,12 +253,12 @@ export class Store {
       const rel = r.relations![name]!;
       const target = getResource(rel.target);
       const tf = fieldsOf(target);
-      const cols = tf.map((f) => `${columnExpr(target, f, 'x')} AS ${q(f.name)}`).join(', ');
+      const cols = tf.map((f) => `${columnExpr(target, f, REL)} AS ${q(f.name)}`).join(', ');
       if (rel.kind === 'belongsTo') {
         const fks = [...new Set(rows.map((row) => row[rel.fk]).filter((v): v is string => typeof v === 'string'))];
         const found = new Map<string, Rec>();
         if (fks.length) {
-          for (const row of this.all(`SELECT ${cols} FROM ${q(target.table)} x WHERE x.id IN (SELECT value FROM json_each(?))`, [JSON.stringify(fks)])) {
+          for (const row of this.all(`SELECT ${cols} FROM ${q(target.table)} ${REL} WHERE ${REL}.id IN (SELECT value FROM json_each(?))`, [JSON.stringify(fks)])) {
             found.set(row.id as string, decodeRow(row, tf));
           }
         }
@@ -196,8 +267,8 @@ export class Store {
       }
       const sql =
         rel.kind === 'hasMany'
-          ? `SELECT x.${q(rel.fk)} AS _owner, ${cols} FROM ${q(target.table)} x WHERE x.${q(rel.fk)} IN (SELECT value FROM json_each(?)) ORDER BY x._rid`
-          : `SELECT l.${q(rel.self)} AS _owner, ${cols} FROM ${q(rel.link)} l JOIN ${q(target.table)} x ON x.id = l.${q(rel.other)} WHERE l.${q(rel.self)} IN (SELECT value FROM json_each(?)) ORDER BY x._rid`;
+          ? `SELECT ${REL}.${q(rel.fk)} AS _owner, ${cols} FROM ${q(target.table)} ${REL} WHERE ${REL}.${q(rel.fk)} IN (SELECT value FROM json_each(?)) ORDER BY ${REL}._rid`
+          : `SELECT _l.${q(rel.self)} AS _owner, ${cols} FROM ${q(rel.link)} _l JOIN ${q(target.table)} ${REL} ON ${REL}.id = _l.${q(rel.other)} WHERE _l.${q(rel.self)} IN (SELECT value FROM json_each(?)) ORDER BY ${REL}._rid`;
       const grouped = new Map<string, Rec[]>();
       for (const row of this.all(sql, [idsJson])) {
         const owner = row._owner as string;
@@ -277,10 +348,10 @@ export class Store {
     return null;
   }
 
-  private insertRow(r: ResourceDef, id: string, values: Rec, at: string): void {
+  private insertRow(r: ResourceDef, id: string, values: Rec, at: string, updatedAt: string = at): void {
     const names = Object.keys(values);
     const cols = ['id', ...names, 'created_at', 'updated_at'];
-    const params = [id, ...names.map((n) => encodeValue(r.fields[n]!.kind, values[n])), at, at];
+    const params = [id, ...names.map((n) => encodeValue(r.fields[n]!.kind, values[n])), at, updatedAt];
     try {
       this.run(`INSERT INTO ${q(r.table)} (${cols.map(q).join(', ')}) VALUES (${placeholders(cols.length)})`, params);
     } catch (e) {
@@ -320,7 +391,7 @@ export class Store {
       this.checkRefs(r, values);
       const at = opts.at ?? nowTs();
       storeHooks[r.name]?.beforeInsert?.(this, values, ctx);
-      this.insertRow(r, id, values, at);
+      this.insertRow(r, id, values, at, opts.updatedAt ?? at);
       if (body._relations) this.setRelations(r, id, body._relations, at);
       storeHooks[r.name]?.afterInsert?.(this, id, values, ctx, at);
       return this.find(r, id)!;
@@ -498,7 +569,7 @@ export class Store {
     if (!f || f.kind === 'json' || f.def?.secret) throw badRequest(ERR.invalidField);
     const where = whereSql(r, filters);
     const rows = this.all<{ value: unknown; count: number }>(
-      `SELECT ${columnExpr(r, f)} AS value, COUNT(*) AS count FROM ${q(r.table)} t WHERE ${where.sql} GROUP BY 1 ORDER BY count DESC, value ASC`,
+      `SELECT ${columnExpr(r, f)} AS value, COUNT(*) AS count FROM ${q(r.table)} t ${whereClause(where)} GROUP BY 1 ORDER BY count DESC, value ASC`,
       where.params,
     );
     return { items: rows.map((row) => ({ value: decodeRow({ [f.name]: row.value }, [f])[f.name], count: row.count })) };

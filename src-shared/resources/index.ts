@@ -146,8 +146,10 @@ export function validateRegistry(): void {
       if (def.ref && !byName.has(def.ref)) throw new Error(`${r.name}.${name}: unknown target ${def.ref}`);
       if (['id', 'created_at', 'updated_at', '_relations'].includes(name)) throw new Error(`${r.name}.${name} is reserved`);
     }
-    for (const name of Object.keys(r.computed ?? {})) {
+    for (const [name, c] of Object.entries(r.computed ?? {})) {
       if (name in r.fields) throw new Error(`${r.name}.${name} is both stored and computed`);
+      // `_r` is the alias of related rows when computed fields are loaded with a relation.
+      if (/\b_r\./.test(c.sql)) throw new Error(`${r.name}.${name}: computed SQL may not use the alias _r`);
     }
     if (r.tree && r.fields[r.tree.parent]?.ref !== r.name) throw new Error(`${r.name}: tree parent must reference itself`);
     for (const [name, rel] of relationsOf(r)) {

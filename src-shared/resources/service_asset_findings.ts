@@ -71,11 +71,14 @@ export const serviceAssetFindings: ResourceDef = {
       }
     },
   },
+  // Chosen for the triage paths: status with a time range and a risk bound, status by risk,
+  // the newest first, and per asset (the asset's computed counts and highest open risk).
   indexes: [
-    ['status', 'created_at'],
+    ['status', 'created_at', 'risklevel'],
     ['status', 'risklevel', 'created_at'],
     ['risklevel', 'created_at'],
     ['created_at'],
     ['updated_at'],
+    ['service_asset_id', 'status', 'risklevel'],
   ],
 };

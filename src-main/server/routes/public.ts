@@ -16,12 +16,14 @@ import { errors } from './resources';
 
 export const PUBLIC_URL = '/data/public/api/v1';
 
+const stringOrList = z.union([z.string(), z.array(z.string())]);
+
 const listQuery = z
   .looseObject({
-    page: z.string().optional().describe('page number, from 1'),
-    per_page: z.string().optional().describe('rows per page (default 50, at most 1000)'),
-    order: z.string().optional().describe('`field`, `field asc|desc` or `-field`; several comma-separated'),
-    search: z.string().optional().describe('case-insensitive substring of the text fields'),
+    page: stringOrList.optional().describe('page number, from 1'),
+    per_page: stringOrList.optional().describe('rows per page (default 50, at most 1000)'),
+    order: stringOrList.optional().describe('`field`, `field asc|desc` or `-field`; several comma-separated'),
+    search: stringOrList.optional().describe('case-insensitive substring of the text fields'),
   })
   .describe('standard filters: <field>=<operator>,<value>[,<value>...], nested as <entity>.<field>=...; operators like gt lt in notin eq noteq isnull isnotnull');
 
@@ -50,10 +52,15 @@ export function registerPublic(app: FastifyInstance, deps: ApiDeps): void {
           if (e instanceof StandardQueryError) throw badRequest(e.message);
           throw e;
         }
-        const c = compileStandardQuery(r, parsed);
-        const page = deps.store().page(r, c.where, c.order, c.limit, c.offset, entity.load);
+        const store = deps.store();
+        const page = store.withHits((hits) => {
+          const c = compileStandardQuery(r, parsed, hits);
+          return store.page(r, c.where, c.order, c.limit, c.offset, entity.load, hits);
+        });
         const base = frontLinkBase(req);
-        return { objects: page.items.map((o) => ({ ...o, front_link: `${base}/#/${entity.link}/${String(o.id)}` })), total: page.total };
+        const instance = req.headers['x-radar-instance'];
+        const suffix = typeof instance === 'string' && /^[0-9a-f-]{36}$/.test(instance) ? `?instance=${instance}` : '';
+        return { objects: page.items.map((o) => ({ ...o, front_link: `${base}/#/${entity.link}/${String(o.id)}${suffix}` })), total: page.total };
       },
     });
   }
@@ -93,8 +100,12 @@ export function registerPublic(app: FastifyInstance, deps: ApiDeps): void {
     },
     handler: async (req) => {
       const values = fromDbFields(req.body as Record<string, unknown>);
-      const { id, created_at, updated_at: _u, ...fields } = values;
-      const created = deps.store().create(incidents, { ...fields, ...(id ? { id: id as string } : {}) }, { userId: req.userId, at: created_at as string | undefined });
+      const { id, created_at, updated_at, ...fields } = values;
+      const created = deps.store().create(
+        incidents,
+        { ...fields, ...(id ? { id: id as string } : {}) },
+        { userId: req.userId, at: created_at as string | undefined, updatedAt: updated_at as string | undefined },
+      );
       return { id: created.id as string };
     },
   });
