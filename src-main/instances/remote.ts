@@ -82,10 +82,13 @@ export class RemoteClient {
 
   constructor(readonly cfg: RemoteConfig) {
     const pin = cfg.pinnedSha256?.replace(/[:\s]/g, '').toUpperCase();
+    // undici's own timers are coarse (they may fire a tick early); the precise bound is the
+    // AbortSignal of each request, these only back it up.
+    const backstop = cfg.timeoutMs + 1000;
     this.agent = new Agent({
-      headersTimeout: cfg.timeoutMs,
-      bodyTimeout: cfg.timeoutMs,
-      connectTimeout: cfg.timeoutMs,
+      headersTimeout: backstop,
+      bodyTimeout: backstop,
+      connectTimeout: backstop,
       connect: {
         rejectUnauthorized: true,
         ...(cfg.caFile ? { ca: [...tls.rootCertificates, fs.readFileSync(cfg.caFile, 'utf8')] } : {}),

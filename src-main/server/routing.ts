@@ -27,18 +27,38 @@ const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
 /** Paths that name one instance by their meaning: the header is required. */
 const NEEDS_INSTANCE = new Set(['/data/v1/create']);
 
+/**
+ * A JSON answer kept as its text and written into the envelope as it is, so a fan-out does not
+ * parse and re-serialise every instance's body (JSON answers are passed through verbatim, as the
+ * single-instance stream does).
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
 function parseBody(contentType: string | undefined, raw: Buffer | string): unknown {
   const text = typeof raw === 'string' ? raw : raw.toString('utf8');
-  if (text === '') return null;
-  if (contentType?.includes('json')) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  }
+  if (text.trim() === '') return null;
+  if (contentType?.includes('json')) return new RawJson(text);
   return text;
 }
+
+/** The envelope array as JSON text, raw answers spliced in without a parse. */
+export function serializeElements(elements: readonly Element[]): string {
+  return `[${elements
+    .map((e) => {
+      const { data, ...rest } = e;
+      const head = JSON.stringify(rest);
+      return `${head.slice(0, -1)},"data":${data instanceof RawJson ? data.text : JSON.stringify(data ?? null)}}`;
+    })
+    .join(',')}]`;
+}
+
+const sendElements = (reply: FastifyReply, status: number, elements: readonly Element[]): FastifyReply =>
+  reply.code(status).type('application/json; charset=utf-8').send(serializeElements(elements));
 
 function element(info: InstanceInfo, status: number, data: unknown, version = PLATFORM_VERSION): Element {
   return {
@@ -90,7 +110,13 @@ export async function callInstance(
     const res = await target.client.call(req.method, req.url, req.headers, req.body);
     const parsed = parseBody(res.headers['content-type'] as string | undefined, res.body);
     if (target.client.cfg.remoteInstanceId) {
-      const u = unwrapEnvelope(parsed, res.status);
+      let envelope: unknown = parsed;
+      try {
+        envelope = parsed instanceof RawJson ? parsed.toJSON() : parsed;
+      } catch {
+        return element(info, 502, errorBody(502, 'the instance answered malformed JSON'), versionOf(res.headers));
+      }
+      const u = unwrapEnvelope(envelope, res.status);
       return element(info, u.status, u.data, u.version ?? versionOf(res.headers));
     }
     return element(info, res.status, parsed, versionOf(res.headers));
@@ -116,7 +142,7 @@ async function sendRemote(
     s = await client.open(call.method, call.url, call.headers, call.body);
   } catch (e) {
     const status = e instanceof RemoteError ? e.status : 502;
-    return reply.code(status).send([element(info, status, errorBody(status, (e as Error).message), '')]);
+    return sendElements(reply, status, [element(info, status, errorBody(status, (e as Error).message), '')]);
   }
   const type = String(s.headers['content-type'] ?? '');
   if (!type.includes('json')) {
@@ -131,9 +157,9 @@ async function sendRemote(
     } catch (e) {
       s.body.destroy();
       const status = e instanceof RemoteError ? e.status : 502;
-      return reply.code(status).send([element(info, status, errorBody(status, (e as Error).message), '')]);
+      return sendElements(reply, status, [element(info, status, errorBody(status, (e as Error).message), '')]);
     }
-    return reply.code(s.status).send([element(info, s.status, parseBody(type, Buffer.concat(chunks)), versionOf(s.headers))]);
+    return sendElements(reply, s.status, [element(info, s.status, parseBody(type, Buffer.concat(chunks)), versionOf(s.headers))]);
   }
   const { data: _d, ...rest } = element(info, s.status, null, versionOf(s.headers));
   reply.hijack();
@@ -178,7 +204,7 @@ export async function routeRequest(manager: InstanceManager, req: FastifyRequest
         }
       }),
     );
-    return reply.code(200).send(elements);
+    return sendElements(reply, 200, elements);
   }
   const info = manager.find(Array.isArray(selected) ? selected[0]! : selected);
   if (!info) return sendError(reply, 404, 'instance not found');
@@ -187,7 +213,7 @@ export async function routeRequest(manager: InstanceManager, req: FastifyRequest
     return sendRemote(target, { ...call, url }, req, reply);
   }
   const el = await callInstance(target, call, mainHost);
-  return reply.code(el.status_code).send([el]);
+  return sendElements(reply, el.status_code, [el]);
 }
 
 export interface RoutingOptions extends BaseOptions {

@@ -225,6 +225,8 @@ export class Store {
     offset: number,
     load: readonly string[] = [],
     hits?: FtsHits,
+    /** Whether related records carry their computed fields too (the public API's do not). */
+    relatedComputed = true,
   ): SearchResult {
     const fields = fieldsOf(r);
     const needFk = load.map((n) => r.relations![n]!).flatMap((rel) => (rel.kind === 'belongsTo' ? [rel.fk] : []));
@@ -240,19 +242,19 @@ export class Store {
           ? 0
           : this.count({ sql: `SELECT COUNT(*) AS n ${from}`, params: where.params }));
     const items = rows.map((row) => decodeRow(row, fields));
-    this.attachRelations(r, rows, items, load, []);
+    this.attachRelations(r, rows, items, load, [], relatedComputed);
     return { items, total };
   }
 
   /** Loads relations for a page in one query per relation (never one per row). */
-  private attachRelations(r: ResourceDef, rows: Rec[], items: Rec[], load: readonly string[], ids: readonly string[]): void {
+  private attachRelations(r: ResourceDef, rows: Rec[], items: Rec[], load: readonly string[], ids: readonly string[], relatedComputed = true): void {
     if (!rows.length || (!load.length && !ids.length)) return;
     const ownerIds = rows.map((row) => row.id as string);
     const idsJson = JSON.stringify(ownerIds);
     for (const name of load) {
       const rel = r.relations![name]!;
       const target = getResource(rel.target);
-      const tf = fieldsOf(target);
+      const tf = relatedComputed ? fieldsOf(target) : fieldsOf(target).filter((f) => f.source !== 'computed');
       const cols = tf.map((f) => `${columnExpr(target, f, REL)} AS ${q(f.name)}`).join(', ');
       if (rel.kind === 'belongsTo') {
         const fks = [...new Set(rows.map((row) => row[rel.fk]).filter((v): v is string => typeof v === 'string'))];

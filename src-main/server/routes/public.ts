@@ -55,7 +55,7 @@ export function registerPublic(app: FastifyInstance, deps: ApiDeps): void {
         const store = deps.store();
         const page = store.withHits((hits) => {
           const c = compileStandardQuery(r, parsed, hits);
-          return store.page(r, c.where, c.order, c.limit, c.offset, entity.load, hits);
+          return store.page(r, c.where, c.order, c.limit, c.offset, entity.load, hits, false);
         });
         const base = frontLinkBase(req);
         const instance = req.headers['x-radar-instance'];
