@@ -2,15 +2,15 @@
 // and an order), over HTTP beside the same query path run directly on better-sqlite3; then the
 // routing port's fan-out over 8 instances beside each instance asked alone.
 //
-// The fan-out instances are the router's own main database and 7 remote platforms, each a
-// separate `serve` process (its own CPU) behind a proxy that adds a fixed network delay, as a
-// platform across a WAN answers. Asking them in parallel should cost about the slowest one.
+// The fan-out instances are the router's own main database and 7 remote platforms: every party
+// is a separate process (the remotes, a proxy process adding a fixed network delay per remote as
+// a platform across a WAN answers, and the router); asking them in parallel should cost about
+// the slowest one.
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
-import { request } from 'undici';
 import { compileStandardQuery } from '../src-main/public/query';
-import { startServer, type RunningServer } from '../src-main/server/start';
+import { startServer } from '../src-main/server/start';
 import { openDatabase } from '../src-main/store/db';
 import { Store } from '../src-main/store/store';
 import { publicEntity, publicResource } from '../src-shared/public/entities';
@@ -143,114 +143,97 @@ async function listOnMillion(): Promise<void> {
 // ------------------------------------------------------------------------------------------
 // Part 2: fan-out over 8 instances
 
-interface Remote {
-  child: ChildProcess;
-  main: string;
-  proxy: http.Server;
-  proxyUrl: string;
-  delay: number;
-}
-
-function spawnServe(db: string): Promise<{ child: ChildProcess; main: string }> {
+function spawnReady<T>(args: string[], prefix: string): Promise<{ child: ChildProcess; info: T }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src-main/cli.ts'), 'serve', '--db', db, '--port', '0', '--routing-port', '0', '--api-key', API_KEY, '--seed', 'demo'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not get ready: ${err}`)), 180_000);
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not get ready: ${err}`)), 180_000);
     child.stderr!.on('data', (c) => (err += c));
     child.stdout!.on('data', (c) => {
       out += c;
-      const line = out.split('\n').find((l) => l.startsWith('radar-console ready '));
+      const line = out.split('\n').find((l) => l.startsWith(prefix));
       if (line) {
         clearTimeout(timer);
-        resolve({ child, main: (JSON.parse(line.slice('radar-console ready '.length)) as { main: string }).main });
+        resolve({ child, info: JSON.parse(line.slice(prefix.length)) as T });
       }
     });
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
   });
 }
 
-/** A proxy that holds each request and each answer for `delay` ms (a network in between). */
-function delayProxy(target: string, delay: number): Promise<{ server: http.Server; url: string }> {
-  const wait = () => new Promise((res) => setTimeout(res, delay));
-  const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    await wait();
-    try {
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
-      const up = await request(`${target}${req.url}`, { method: req.method as 'GET', headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
-      const body = Buffer.from(await up.body.arrayBuffer());
-      await wait();
-      res.writeHead(up.statusCode, { 'content-type': String(up.headers['content-type'] ?? 'application/json'), 'x-radar-platform-version': String(up.headers['x-radar-platform-version'] ?? '') });
-      res.end(body);
-    } catch (e) {
-      res.writeHead(502).end(String(e));
-    }
+const serveArgs = (db: string) => ['--import', 'tsx', path.join(ROOT, 'src-main/cli.ts'), 'serve', '--db', db, '--port', '0', '--routing-port', '0', '--api-key', API_KEY, '--seed', 'demo'];
+
+async function call(base: string, method: string, p: string, agent: http.Agent, headers: Record<string, string> = {}, body?: unknown) {
+  const u = new URL(base);
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  const t = performance.now();
+  const res = await new Promise<{ status: number; body: Buffer }>((resolve, reject) => {
+    const req = http.request(
+      { host: u.hostname, port: u.port, method, path: p, agent, headers: { PgrApiKey: API_KEY, ...(payload ? { 'content-type': 'application/json' } : {}), ...headers } },
+      (r) => {
+        const c: Buffer[] = [];
+        r.on('data', (d) => c.push(d));
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, body: Buffer.concat(c) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` })));
+  return { ms: since(t), ...res };
 }
 
 async function fanOut(): Promise<void> {
   heading(`fan-out: the routing port over 8 instances (the main database + ${REMOTES} remote platforms)`);
   const dir = makeTempDir('radar-bench-fanout-');
-  const t0 = performance.now();
-  const spawned = await Promise.all(Array.from({ length: REMOTES }, (_, i) => spawnServe(path.join(dir, `remote-${i}.sqlite`))));
-  const remotes: Remote[] = [];
-  for (const [i, s] of spawned.entries()) {
-    const p = await delayProxy(s.main, delayOf(i));
-    remotes.push({ child: s.child, main: s.main, proxy: p.server, proxyUrl: p.url, delay: delayOf(i) });
-  }
-  console.log(`  ${REMOTES} remote servers (demo data, 400 incidents each) ready in ${(since(t0) / 1000).toFixed(1)} s; added delays ${remotes.map((r) => `${2 * r.delay}`).join(', ')} ms per request`);
-  let router: RunningServer | undefined;
+  const children: ChildProcess[] = [];
   try {
-    router = await startServer({ db: path.join(dir, 'router.sqlite'), port: 0, routingPort: 0, apiKey: API_KEY, seed: 'demo' });
-    for (const [i, r] of remotes.entries()) {
-      await router.manager.add({ kind: 'remote', name: `remote-${i} (+${2 * r.delay} ms)`, url: r.proxyUrl, api_key: API_KEY, timeout_ms: 10_000 });
-    }
-    const instances = router.manager.list();
-    const path_ = '/data/public/api/v1/incidents?status=in,new,assigned_customer&risklevel=gt,5&order=-created_at&per_page=50';
-    console.log(`  request: GET ${path_}`);
-    const ask = async (headers: Record<string, string>) => {
-      const t = performance.now();
-      const res = await new Promise<{ status: number; body: Buffer }>((resolve, reject) => {
-        const u = new URL(router!.routing);
-        const req = http.request({ host: u.hostname, port: u.port, path: path_, headers: { PgrApiKey: API_KEY, ...headers }, agent: agentFor(headers) }, (r) => {
-          const c: Buffer[] = [];
-          r.on('data', (d) => c.push(d));
-          r.on('end', () => resolve({ status: r.statusCode ?? 0, body: Buffer.concat(c) }));
-        });
-        req.on('error', reject);
-        req.end();
-      });
-      const ms = since(t);
-      if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${res.body.toString('utf8', 0, 300)}`);
-      return { ms, body: res.body };
-    };
-    // One keep-alive agent per instance and one for the fan-out, so connections stay warm.
+    const t0 = performance.now();
+    // Every party is its own process: the remotes, the network delays, the router; this
+    // process only measures.
+    const remotes = await Promise.all(
+      Array.from({ length: REMOTES }, (_, i) => spawnReady<{ main: string }>(serveArgs(path.join(dir, `remote-${i}.sqlite`)), 'radar-console ready ')),
+    );
+    children.push(...remotes.map((r) => r.child));
+    const proxies = await spawnReady<{ urls: string[] }>(
+      ['--import', 'tsx', path.join(ROOT, 'bench/delay-proxy.ts'), ...remotes.flatMap((r, i) => [r.info.main, String(delayOf(i))])],
+      'proxies ',
+    );
+    children.push(proxies.child);
+    const profile = process.env.BENCH_PROFILE_ROUTER ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_ROUTER}`] : [];
+    const router = await spawnReady<{ main: string; routing: string }>([...profile, ...serveArgs(path.join(dir, 'router.sqlite'))], 'radar-console ready ');
+    children.push(router.child);
+    console.log(`  ${REMOTES} remote servers (demo data, 400 incidents each) and the router ready in ${(since(t0) / 1000).toFixed(1)} s; added delays ${Array.from({ length: REMOTES }, (_, i) => 2 * delayOf(i)).join(', ')} ms per request`);
     const agents = new Map<string, http.Agent>();
-    const agentFor = (h: Record<string, string>) => {
-      const key = h.PgrSelectedInstance ?? 'fanout';
+    const agent = (key: string) => {
       let a = agents.get(key);
       if (!a) agents.set(key, (a = new http.Agent({ keepAlive: true, maxSockets: 1 })));
       return a;
     };
-    const first = JSON.parse((await ask({})).body.toString('utf8')) as { name: string; status_code: number; data: { total: number } }[];
-    if (first.length !== 8 || first.some((e) => e.status_code !== 200)) throw new Error(`fan-out elements: ${JSON.stringify(first.map((e) => [e.name, e.status_code]))}`);
-    console.log(`  fan-out answer: ${first.length} elements, totals ${first.map((e) => e.data.total).join(', ')}`);
-    for (let i = 0; i < 5; i++) {
-      await ask({});
-      for (const inst of instances) await ask({ PgrSelectedInstance: inst.id });
+    for (const [i, url] of proxies.info.urls.entries()) {
+      const res = await call(router.info.main, 'POST', '/console/v1/instances', agent('admin'), {}, { kind: 'remote', name: `remote-${i} (+${2 * delayOf(i)} ms)`, url, api_key: API_KEY });
+      if (res.status !== 201) throw new Error(`adding a remote: ${res.status} ${res.body.toString()}`);
     }
-    gc();
+    const instances = JSON.parse((await call(router.info.main, 'GET', '/tenancy/instance/list', agent('admin'))).body.toString()) as { id: string; name: string }[];
+    const path_ = '/data/public/api/v1/incidents?status=in,new,assigned_customer&risklevel=gt,5&order=-created_at&per_page=50';
+    console.log(`  request: GET ${path_}`);
+    const ask = async (id?: string) => {
+      const res = await call(router.info.routing, 'GET', path_, agent(id ?? 'fanout'), id ? { PgrSelectedInstance: id } : {});
+      if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${res.body.toString('utf8', 0, 300)}`);
+      return res;
+    };
+    const first = JSON.parse((await ask()).body.toString('utf8')) as { name: string; status_code: number; data: { total: number } }[];
+    if (first.length !== 8 || first.some((e) => e.status_code !== 200)) throw new Error(`fan-out elements: ${JSON.stringify(first.map((e) => [e.name, e.status_code]))}`);
+    console.log(`  fan-out answer: ${first.length} elements, totals ${first.map((e) => e.data.total).join(', ')}, ${fmtInt((await ask()).body.length)} bytes`);
+    for (let i = 0; i < 5; i++) {
+      await ask();
+      for (const inst of instances) await ask(inst.id);
+    }
     const single = new Map<string, number[]>(instances.map((i) => [i.id, []]));
     const fan: number[] = [];
     for (let k = 0; k < FANOUT_ITER; k++) {
-      for (const inst of instances) single.get(inst.id)!.push((await ask({ PgrSelectedInstance: inst.id })).ms);
-      fan.push((await ask({})).ms);
+      for (const inst of instances) single.get(inst.id)!.push((await ask(inst.id)).ms);
+      fan.push((await ask()).ms);
     }
     const rows = instances.map((inst) => summaryRow(`alone: ${inst.name}`, summarize(single.get(inst.id)!)));
     const slowest = Math.max(...instances.map((inst) => summarize(single.get(inst.id)!).p50));
@@ -261,12 +244,7 @@ async function fanOut(): Promise<void> {
     verdict(fs_.p50 <= 1.5 * slowest, `fan-out p50 = ${fmtMs(fs_.p50)} ms, slowest single instance p50 = ${fmtMs(slowest)} ms: ${fmtRatio(fs_.p50 / slowest)} (target <= 1.5x)`);
     for (const a of agents.values()) a.destroy();
   } finally {
-    await router?.close();
-    for (const r of remotes) {
-      r.proxy.close();
-      r.child.kill('SIGTERM');
-    }
-    for (const s of spawned) s.child.kill('SIGTERM');
+    for (const c of children) c.kill('SIGTERM');
   }
 }
 
