@@ -118,3 +118,30 @@ describe('GET /openapi.json', () => {
     }
   });
 });
+
+describe('GET /openapi.json: public API, instances and the console API', () => {
+  it.each([
+    ['get', '/data/public/api/v1/incidents'],
+    ['get', '/data/public/api/v1/findings'],
+    ['get', '/data/public/api/v1/serviceAssets'],
+    ['put', '/data/public/api/v1/incidents/update/status'],
+    ['put', '/data/public/api/v1/incidents/update/critical'],
+    ['post', '/data/v1/create'],
+    ['get', '/tenancy/instance/list'],
+    ['get', '/karaken/instance/list'],
+    ['get', '/console/v1/instances'],
+    ['post', '/console/v1/instances'],
+    ['put', '/console/v1/instances/{id}'],
+    ['delete', '/console/v1/instances/{id}'],
+    ['post', '/console/v1/instances/{id}/test'],
+    ['get', '/console/v1/instances/health'],
+  ])('lists %s %s', (method, path) => {
+    expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+  });
+
+  it('documents ServiceAssetFindingDBFields with its upper camel case fields', () => {
+    const schema = doc.components?.schemas?.ServiceAssetFindingDBFields;
+    expect(schema).toBeDefined();
+    for (const f of ['Id', 'Risklevel', 'ServiceAssetId', 'CCustomerRetentionTime', 'DisplayId']) expect(schema.properties).toHaveProperty(f);
+  });
+});
