@@ -23,6 +23,8 @@ export default defineConfig({
     build: {
       outDir: r('out/renderer'),
       emptyOutDir: true,
+      minify: true,
+      sourcemap: false,
       rollupOptions: { input: { index: r('src-renderer/index.html') } },
     },
   },

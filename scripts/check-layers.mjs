@@ -7,7 +7,7 @@ import { builtinModules } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseSync } from 'oxc-parser';
+import { parse } from '@babel/parser';
 
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const isBuiltin = (s) => s.startsWith('node:') || BUILTINS.has(s) || BUILTINS.has(s.split('/')[0]);
@@ -45,15 +45,41 @@ export function violation(rel, spec) {
   return null;
 }
 
+/** Every module specifier a file imports: static, re-exported, dynamic import() and require(). */
 export function importsOf(file, source) {
-  const res = parseSync(file, source);
-  if (res.errors.length) throw new Error(`${file}: ${res.errors[0].message}`);
-  const specs = [
-    ...res.module.staticImports.map((i) => i.moduleRequest.value),
-    ...res.module.staticExports.flatMap((e) => e.entries.map((x) => x.moduleRequest?.value).filter(Boolean)),
-    ...res.module.dynamicImports.map((d) => source.slice(d.moduleRequest.start, d.moduleRequest.end)).filter((s) => /^['"`]/.test(s)).map((s) => s.slice(1, -1)),
-  ];
-  for (const m of source.matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)) specs.push(m[1]);
+  const ast = parse(source, {
+    sourceType: 'module',
+    sourceFilename: file,
+    plugins: file.endsWith('x') ? ['typescript', 'jsx'] : ['typescript'],
+  });
+  const specs = [];
+  const visit = (node) => {
+    if (!node || typeof node.type !== 'string') return;
+    switch (node.type) {
+      case 'ImportDeclaration':
+      case 'ExportAllDeclaration':
+      case 'ExportNamedDeclaration':
+        if (node.source?.value) specs.push(node.source.value);
+        break;
+      case 'ImportExpression':
+        if (node.source?.type === 'StringLiteral') specs.push(node.source.value);
+        break;
+      case 'CallExpression': {
+        const arg = node.arguments?.[0];
+        const isImport = node.callee?.type === 'Import';
+        const isRequire = node.callee?.type === 'Identifier' && node.callee.name === 'require';
+        if ((isImport || isRequire) && arg?.type === 'StringLiteral') specs.push(arg.value);
+        break;
+      }
+    }
+    for (const key of Object.keys(node)) {
+      if (key === 'loc' || key === 'start' || key === 'end' || key === 'extra') continue;
+      const v = node[key];
+      if (Array.isArray(v)) v.forEach(visit);
+      else if (v && typeof v === 'object' && typeof v.type === 'string') visit(v);
+    }
+  };
+  visit(ast.program);
   return specs;
 }
 

@@ -1,14 +1,34 @@
 // The Electron main process: starts the embedded server in-process on loopback with a per-run
 // key, opens one locked-down window on it, and hands the key to the page through the preload.
-import { app, BrowserWindow, ipcMain, safeStorage, session, shell, type WebContents } from 'electron';
+// Electron's security checklist: contextIsolation, sandbox, no nodeIntegration, a strict
+// Content-Security-Policy, navigation and new windows blocked, permissions denied (but the
+// clipboard write of "copy as curl"), IPC senders checked, one instance, no remote content.
+import { app, BrowserWindow, ipcMain, nativeTheme, safeStorage, session, shell, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../server/start';
+import { applyMenu } from './menu';
+import { parseMenu } from './menu-spec';
+import { loadWindowState, trackWindowState } from './window-state';
 
 let server: RunningServer | undefined;
 let win: BrowserWindow | undefined;
 
 const sessionKey = crypto.randomBytes(24).toString('base64url');
+
+/** The page's policy, also applied here to every answer of the embedded server. */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'none'",
+].join('; ');
 
 function isOwnUrl(url: string): boolean {
   return !!server && (url === server.main || url.startsWith(`${server.main}/`));
@@ -18,31 +38,41 @@ function checkSender(sender: WebContents, frameUrl: string | undefined): boolean
   return !!win && sender === win.webContents && !!frameUrl && isOwnUrl(frameUrl);
 }
 
+const fromOwnPage = (e: IpcMainEvent | IpcMainInvokeEvent): boolean => checkSender(e.sender, e.senderFrame?.url);
+
 async function createWindow(): Promise<void> {
+  const stateDir = app.getPath('userData');
+  const state = loadWindowState(stateDir);
   win = new BrowserWindow({
-    width: 1280,
-    height: 800,
+    x: state.x,
+    y: state.y,
+    width: state.width,
+    height: state.height,
     minWidth: 960,
     minHeight: 600,
     show: false,
     title: 'Radar console',
+    // The console's background, so the window does not flash before the page paints.
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#0f1318' : '#f5f6f8',
     webPreferences: {
       preload: path.join(__dirname, '../preload/index.js'),
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
+      nodeIntegrationInWorker: false,
       webSecurity: true,
       allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
       spellcheck: false,
     },
   });
+  if (state.maximized) win.maximize();
+  trackWindowState(win, stateDir);
   win.once('ready-to-show', () => win?.show());
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:\/\//.test(url) && !isOwnUrl(url)) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
-  win.webContents.on('will-navigate', (e, url) => {
-    if (!isOwnUrl(url)) e.preventDefault();
+  win.on('closed', () => {
+    win = undefined;
   });
   await win.loadURL(`${server!.main}/`);
 }
@@ -57,12 +87,34 @@ if (!app.requestSingleInstanceLock()) {
       win.focus();
     }
   });
+  // Every web contents (the window, and any other): no webviews, no new windows (links to the
+  // web open in the system browser), no navigation away from the embedded server.
   app.on('web-contents-created', (_e, contents) => {
     contents.on('will-attach-webview', (e) => e.preventDefault());
+    contents.setWindowOpenHandler(({ url }) => {
+      if (/^https?:\/\//.test(url) && !isOwnUrl(url)) void shell.openExternal(url);
+      return { action: 'deny' };
+    });
+    contents.on('will-navigate', (e, url) => {
+      if (!isOwnUrl(url)) e.preventDefault();
+    });
+    contents.on('will-redirect', (e, url) => {
+      if (!isOwnUrl(url)) e.preventDefault();
+    });
   });
   app.whenReady().then(async () => {
-    session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
-    session.defaultSession.setPermissionCheckHandler(() => false);
+    const ses = session.defaultSession;
+    // The only permission granted: writing the clipboard ("copy as curl"), for the console itself.
+    const allowed = (perm: string, origin: string | undefined) => perm === 'clipboard-sanitized-write' && !!origin && isOwnUrl(origin.replace(/\/$/, ''));
+    ses.setPermissionRequestHandler((wc, perm, cb, details) => cb(allowed(perm, details.requestingUrl ?? wc.getURL())));
+    ses.setPermissionCheckHandler((_wc, perm, origin) => allowed(perm, origin));
+    // Nothing but the embedded server is ever fetched.
+    ses.webRequest.onBeforeRequest((details, cb) => cb({ cancel: !(isOwnUrl(details.url) || details.url.startsWith('devtools://') || details.url.startsWith('data:')) }));
+    ses.webRequest.onHeadersReceived((details, cb) => {
+      const headers = { ...details.responseHeaders };
+      if (isOwnUrl(details.url) && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-security-policy')) headers['Content-Security-Policy'] = [CSP];
+      cb({ responseHeaders: headers });
+    });
     server = await startServer({
       db: path.join(app.getPath('userData'), 'radar.sqlite'),
       port: 0,
@@ -78,8 +130,13 @@ if (!app.requestSingleInstanceLock()) {
         : undefined,
     });
     ipcMain.handle('radar:session', (e) => {
-      if (!checkSender(e.sender, e.senderFrame?.url)) throw new Error('refused');
+      if (!fromOwnPage(e)) throw new Error('refused');
       return { apiKey: sessionKey, main: server!.main, routing: server!.routing };
+    });
+    ipcMain.on('radar:menu', (e, raw: unknown) => {
+      if (!fromOwnPage(e) || !win) return;
+      const items = parseMenu(raw);
+      if (items) applyMenu(win, items, new Set(items.map((i) => i.id)));
     });
     await createWindow();
   });

@@ -6,6 +6,7 @@ import { NAMED_OVERRIDES, registerNamed } from './routes/named';
 import { registerResource } from './routes/resources';
 import { registerPublic } from './routes/public';
 import { registerScan } from './routes/scan';
+import { registerStats } from './routes/stats';
 import { registerTenancy } from './routes/tenancy';
 
 export const BASE_URL = '/cruddy/v2';
@@ -23,4 +24,5 @@ export function registerApi(app: FastifyInstance, deps: ApiDeps): void {
   registerScan(app, [`${BASE_URL}/sonar/services/scan`, '/sonar/services/scan'], deps);
   registerPublic(app, deps);
   registerTenancy(app, deps);
+  registerStats(app, deps);
 }

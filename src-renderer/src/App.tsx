@@ -1,91 +1,145 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { initialKey } from './session';
-import { useConsole } from './store';
+// The console's shell: header (instance switcher, views, command palette, language, theme),
+// the current view, dialogs and notices.
+import { useEffect } from 'react';
+import { getAction, keyLabel, setAnnouncer } from './actions/registry';
+import { useKeyboard } from './actions/keyboard';
+import { useDesktopMenu } from './actions/menu';
+import { ColumnsDialog } from './components/ColumnsDialog';
+import { desktop } from './desktop';
+import { InstanceSwitcher } from './components/InstanceSwitcher';
+import { Notices } from './components/Notices';
+import { Palette } from './components/Palette';
+import { i18n, langPreference, setLangPreference, useI18n, type Lang } from './i18n';
+import { hrefOf, useRoute, type Route } from './router';
+import { useInstances } from './state/instances';
+import { useSession } from './state/session';
+import { useUi, type ThemePref } from './state/ui';
+import { SignIn } from './SignIn';
+import { PublicBuilder } from './views/builders/PublicBuilder';
+import { SearchBuilder } from './views/builders/SearchBuilder';
+import { RiskDialog, StatusDialog } from './views/incidents/ChangeDialogs';
+import { IncidentsView } from './views/incidents/IncidentsView';
+import { RecordView, ResourceList, ResourcesIndex } from './views/resources/ResourceViews';
 
-function SignIn() {
-  const signIn = useConsole((s) => s.signIn);
-  const error = useConsole((s) => s.error);
-  const [key, setKey] = useState('');
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (key.trim()) void signIn(key.trim());
-  };
+function DialogHost() {
+  const dialog = useUi((s) => s.dialog);
+  if (!dialog) return null;
+  switch (dialog.kind) {
+    case 'status':
+      return <StatusDialog refs={dialog.refs} />;
+    case 'risk':
+      return <RiskDialog refs={dialog.refs} />;
+    case 'columns':
+      return <ColumnsDialog table={dialog.table} />;
+  }
+}
+
+function Nav({ route }: { route: Route }) {
+  const { t } = useI18n();
+  const items: { route: Route; label: string; on: boolean }[] = [
+    { route: { view: 'incidents' }, label: t('nav.incidents'), on: route.view === 'incidents' },
+    { route: { view: 'resources' }, label: t('nav.resources'), on: route.view === 'resources' || route.view === 'resource' || route.view === 'record' },
+    { route: { view: 'search' }, label: t('nav.search'), on: route.view === 'search' },
+    { route: { view: 'public' }, label: t('nav.public'), on: route.view === 'public' },
+  ];
   return (
-    <form className="signin" onSubmit={submit} aria-label="Sign in">
-      <h2>API key</h2>
-      <p>The key is printed by <code>radar-console serve</code> in its ready line.</p>
-      <input type="password" autoFocus value={key} onChange={(e) => setKey(e.target.value)} aria-label="API key" />
-      <button type="submit">Open</button>
-      {error && <p role="alert" className="error">{error}</p>}
-    </form>
+    <nav className="nav" aria-label={t('nav.label')}>
+      {items.map((i) => (
+        <a key={i.label} href={hrefOf(i.route)} aria-current={i.on ? 'page' : undefined} className={i.on ? 'is-on' : ''}>
+          {i.label}
+        </a>
+      ))}
+    </nav>
   );
 }
 
-function Incidents() {
-  const { incidents, total, status, error, load } = useConsole();
+function Prefs() {
+  const { t } = useI18n();
+  const theme = useUi((s) => s.theme);
+  const setTheme = useUi((s) => s.setTheme);
+  const pref = langPreference();
   return (
-    <section>
-      <div className="toolbar">
-        <h2>Incidents</h2>
-        <span data-testid="total">{total} total</span>
-        <button onClick={() => void load()} disabled={status === 'loading'}>
-          Refresh
-        </button>
-      </div>
-      {status === 'error' && <p role="alert" className="error">{error}</p>}
-      {status === 'ready' && incidents.length === 0 && <p className="empty">No incidents.</p>}
-      <table aria-label="Incidents">
-        <thead>
-          <tr>
-            <th>#</th>
-            <th>Title</th>
-            <th>Status</th>
-            <th>Risk</th>
-            <th>Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {incidents.map((i) => (
-            <tr key={i.id}>
-              <td className="num">{i.display_id}</td>
-              <td>{i.title}</td>
-              <td>
-                <span className={`status status-${i.status}`}>{i.status}</span>
-              </td>
-              <td>
-                <span className={`risk risk-${i.risk ?? 'none'}`}>
-                  {i.risk} {i.risklevel.toFixed(1)}
-                </span>
-              </td>
-              <td className="num">{new Date(i.created_at).toLocaleString()}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
+    <div className="prefs">
+      <select aria-label={t('prefs.language')} value={pref} onChange={(e) => setLangPreference(e.target.value as Lang | 'system')}>
+        <option value="system">{t('prefs.langAuto')}</option>
+        <option value="en">English</option>
+        <option value="ru">Русский</option>
+      </select>
+      <select aria-label={t('prefs.theme')} value={theme} onChange={(e) => setTheme(e.target.value as ThemePref)}>
+        <option value="system">{t('prefs.themeAuto')}</option>
+        <option value="light">{t('prefs.light')}</option>
+        <option value="dark">{t('prefs.dark')}</option>
+      </select>
+    </div>
   );
+}
+
+function Main({ route }: { route: Route }) {
+  switch (route.view) {
+    case 'incidents':
+      return <IncidentsView />;
+    case 'resources':
+      return <ResourcesIndex />;
+    case 'resource':
+      return <ResourceList key={route.resource} resource={route.resource} />;
+    case 'record':
+      return <RecordView resource={route.resource} id={route.id} instance={route.instance} />;
+    case 'search':
+      return <SearchBuilder />;
+    case 'public':
+      return <PublicBuilder />;
+  }
 }
 
 export function App() {
-  const { apiKey, signIn, signOut } = useConsole();
-  const [checked, setChecked] = useState(false);
+  const { t } = useI18n();
+  const status = useSession((s) => s.status);
+  const api = useSession((s) => s.api);
+  const signOut = useSession((s) => s.signOut);
+  const route = useRoute();
+  const setPalette = useUi((s) => s.setPalette);
+  useKeyboard();
+  useDesktopMenu();
   useEffect(() => {
-    void initialKey().then(async (key) => {
-      if (key) await signIn(key);
-      setChecked(true);
-    });
-  }, [signIn]);
+    void useSession.getState().start();
+  }, []);
+  useEffect(() => {
+    if (api) void useInstances.getState().load();
+  }, [api]);
+  useEffect(() => {
+    setAnnouncer((kind, key, values, actionId) =>
+      useUi.getState().notify(kind, i18n.t(key, values ?? {}), actionId ? { id: actionId, label: i18n.t(getAction(actionId)?.label ?? actionId) } : undefined),
+    );
+  }, []);
+  useEffect(() => {
+    document.title = t('app.title');
+  }, [t]);
   return (
     <div className="app">
-      <header>
-        <h1>Radar console</h1>
-        {apiKey && (
-          <button className="link" onClick={signOut}>
-            Sign out
+      <header className="topbar">
+        <a className="brand" href="#/incidents">
+          <span className="brand-mark" aria-hidden="true" />
+          {t('app.name')}
+        </a>
+        {status === 'ready' && <InstanceSwitcher />}
+        {status === 'ready' && <Nav route={route} />}
+        <span className="spacer" />
+        {status === 'ready' && (
+          <button type="button" className="ghost palette-button" onClick={() => setPalette(true)} aria-keyshortcuts="Control+K" title={t('actions.palette')}>
+            {t('prefs.commands')} <kbd>{keyLabel('Mod+K')}</kbd>
+          </button>
+        )}
+        <Prefs />
+        {status === 'ready' && !desktop() && (
+          <button type="button" className="link" onClick={() => signOut()}>
+            {t('actions.signOut')}
           </button>
         )}
       </header>
-      <main>{!checked ? <p>Loading…</p> : apiKey ? <Incidents /> : <SignIn />}</main>
+      <main className="main">{status === 'checking' ? <p className="muted pad">{t('states.loading')}</p> : status === 'ready' ? <Main route={route} /> : <SignIn />}</main>
+      <Palette />
+      <DialogHost />
+      <Notices />
     </div>
   );
 }

@@ -1,23 +1,25 @@
 // Where the page gets its credentials: the desktop bridge, the URL fragment printed by
 // `serve` (#key=...), or the key typed once; kept for this tab's session only.
-declare global {
-  interface Window {
-    radarDesktop?: { session(): Promise<{ apiKey: string; main: string; routing: string }> };
-  }
-}
+import { desktop } from './desktop';
 
 const STORAGE_KEY = 'radar-console.apiKey';
 
-export async function initialKey(): Promise<string | null> {
-  if (window.radarDesktop) return (await window.radarDesktop.session()).apiKey;
+export async function initialKey(): Promise<{ key: string; routing?: string } | null> {
+  const bridge = desktop();
+  if (bridge) {
+    const s = await bridge.session();
+    return { key: s.apiKey, routing: s.routing };
+  }
   const m = /(?:^#|&)key=([^&]+)/.exec(window.location.hash);
   if (m) {
     const key = decodeURIComponent(m[1]!);
     sessionStorage.setItem(STORAGE_KEY, key);
-    history.replaceState(null, '', window.location.pathname + window.location.search);
-    return key;
+    const rest = window.location.hash.replace(/(?:^#|&)key=[^&]+/, '').replace(/^&/, '');
+    history.replaceState(null, '', window.location.pathname + window.location.search + (rest ? `#${rest.replace(/^#/, '')}` : ''));
+    return { key };
   }
-  return sessionStorage.getItem(STORAGE_KEY);
+  const stored = sessionStorage.getItem(STORAGE_KEY);
+  return stored ? { key: stored } : null;
 }
 
 export function rememberKey(key: string | null): void {

@@ -1,5 +1,5 @@
 // A real `serve` process per test file (the built CLI, as `npm run serve` runs it).
-import { test as base } from '@playwright/test';
+import { test as base, type Page, type TestInfo } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -70,4 +70,49 @@ export async function api<T>(s: Served, method: string, urlPath: string, body?: 
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return (await r.json()) as T;
+}
+
+/** The incident table's rows that hold a loaded record (placeholders excluded). */
+export function loadedRows(page: Page, name = 'Incidents') {
+  return page.getByRole('table', { name, exact: true }).locator('tbody tr[data-loaded="true"]');
+}
+
+/** Opens the console signed in (the key in the fragment, as `serve` prints it). */
+export async function openConsole(page: Page, s: Served, hash = ''): Promise<void> {
+  await page.goto(`${s.main}/#key=${s.apiKey}${hash ? `&${hash.replace(/^#/, '')}` : ''}`);
+}
+
+export interface Incident {
+  id: string;
+  display_id: number;
+  title: string;
+  status: string;
+  risklevel: number;
+  risk: string;
+  created_at: string;
+  service_asset_id: string | null;
+  finding_id: string | null;
+}
+
+/** Incidents through the v2 search, as a script would read them. */
+export async function incidents(s: Served, filters: unknown[] = [], extra: Record<string, unknown> = {}): Promise<{ items: Incident[]; total: number }> {
+  return api(s, 'POST', '/cruddy/v2/service_asset_findings/search', {
+    include_fields: [],
+    exclude_fields: [],
+    filters,
+    ordering: [{ field: 'created_at', direction: 'desc' }],
+    virtual_search: { value: '', strict: false },
+    extension_params: { chidlrens_all: false, parents_all: false },
+    relations: [],
+    limit: 10000,
+    offset: 0,
+    ...extra,
+  });
+}
+
+/** A screenshot kept in the test's output folder (test-results/) and attached to the report. */
+export async function snap(page: Page, testInfo: TestInfo, name: string, fullPage = false): Promise<void> {
+  const file = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path: file, fullPage });
+  await testInfo.attach(name, { path: file, contentType: 'image/png' });
 }

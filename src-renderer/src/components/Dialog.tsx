@@ -1,0 +1,30 @@
+// A modal dialog on the native <dialog> element (focus trap, Escape, backdrop).
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+export function Dialog(props: { title: string; onClose(): void; children: ReactNode; wide?: boolean; footer?: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const { onClose } = props;
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (!d.open) d.showModal();
+    const cancel = (e: Event) => {
+      e.preventDefault();
+      onClose();
+    };
+    d.addEventListener('cancel', cancel);
+    return () => d.removeEventListener('cancel', cancel);
+  }, [onClose]);
+  return (
+    <dialog ref={ref} className={`dialog${props.wide ? ' is-wide' : ''}`} aria-labelledby={titleId} onClick={(e) => e.target === ref.current && onClose()}>
+      <div className="dialog-body">
+        <h2 id={titleId} className="dialog-title">
+          {props.title}
+        </h2>
+        {props.children}
+      </div>
+      {props.footer && <div className="dialog-footer">{props.footer}</div>}
+    </dialog>
+  );
+}

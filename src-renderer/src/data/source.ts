@@ -1,0 +1,373 @@
+// Row sources for the virtualized tables: a server-paged list of one instance (pages fetched as
+// the viewport asks for them, the newest request first, at most a few at a time), and the merged
+// list of several instances (each instance read in its own order and merged k-way, so the merged
+// list keeps the common ordering).
+import { ApiFailure, isAbort } from '../api/client';
+import type { Page, Rec } from '../api/radar';
+
+export interface InstanceTag {
+  id: string;
+  name: string;
+}
+
+/** A row of a list: the record and the instance it came from. */
+export type Row = Rec & { _instance: InstanceTag };
+
+export interface SourceState {
+  /** Number of matching rows; null until the first answer. */
+  total: number | null;
+  /** Rows the merged list can show so far (equals total for paged lists). */
+  reachable: number | null;
+  loading: boolean;
+  error: Error | null;
+  /** Instances that failed (merged lists). */
+  failures: { instance: InstanceTag; error: Error }[];
+}
+
+export interface RowSource {
+  readonly key: string;
+  state(): SourceState;
+  row(index: number): Row | undefined;
+  /** Asks for rows [start, end) (a paged list also reads a little ahead in the scrolling direction). */
+  ensure(start: number, end: number): void;
+  /** Fetches the wanted rows again, keeping the old ones on screen until the new ones arrive. */
+  refresh(): void;
+  subscribe(listener: () => void): () => void;
+  /** Bumped on every change, for React's useSyncExternalStore. */
+  version(): number;
+  dispose(): void;
+}
+
+abstract class Base {
+  private listeners = new Set<() => void>();
+  private v = 0;
+  protected disposed = false;
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  version(): number {
+    return this.v;
+  }
+
+  protected emit(): void {
+    this.v++;
+    for (const l of [...this.listeners]) l();
+  }
+}
+
+const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
+
+/** Pages away from the viewport beyond which a request in flight is cancelled. */
+const FAR_PAGES = 6;
+
+export type PageFetcher = (offset: number, limit: number, signal: AbortSignal) => Promise<Page>;
+
+export interface PagedOptions {
+  pageSize?: number;
+  /** Requests in flight at most. */
+  concurrency?: number;
+  /** Pages kept in memory (the farthest from the viewport are dropped first). */
+  maxPages?: number;
+  /** Pages read ahead of the viewport in the scrolling direction. */
+  ahead?: number;
+}
+
+/** One instance's list, paged on the server. */
+export class PagedSource extends Base implements RowSource {
+  private readonly pageSize: number;
+  private readonly concurrency: number;
+  private readonly maxPages: number;
+  private readonly ahead: number;
+  private pages = new Map<number, Row[]>();
+  private stale = new Set<number>();
+  private inflight = new Map<number, AbortController>();
+  private wanted: number[] = [];
+  private total: number | null = null;
+  private error: Error | null = null;
+  private lastStart = 0;
+
+  constructor(
+    readonly key: string,
+    private readonly fetchPage: PageFetcher,
+    private readonly instance: InstanceTag,
+    opts: PagedOptions = {},
+  ) {
+    super();
+    this.pageSize = opts.pageSize ?? 100;
+    this.concurrency = opts.concurrency ?? 3;
+    this.maxPages = opts.maxPages ?? 300;
+    this.ahead = opts.ahead ?? 2;
+  }
+
+  state(): SourceState {
+    return { total: this.total, reachable: this.total, loading: this.inflight.size > 0, error: this.error, failures: [] };
+  }
+
+  row(index: number): Row | undefined {
+    return this.pages.get(Math.floor(index / this.pageSize))?.[index % this.pageSize];
+  }
+
+  ensure(start: number, end: number): void {
+    if (this.disposed) return;
+    const s = Math.max(0, start);
+    let e = Math.max(s + 1, end);
+    if (this.total !== null) e = Math.min(e, this.total);
+    const first = Math.floor(s / this.pageSize);
+    const last = Math.max(first, Math.ceil(e / this.pageSize) - 1);
+    const forward = s >= this.lastStart;
+    this.lastStart = s;
+    const list: number[] = [];
+    for (let p = first; p <= last; p++) list.push(p);
+    // Pages beyond the viewport in the scrolling direction, fetched after the visible ones.
+    for (let k = 1; k <= this.ahead; k++) {
+      const extra = forward ? last + k : first - k;
+      if (extra >= 0 && (this.total === null || extra * this.pageSize < this.total)) list.push(extra);
+    }
+    const visible = list.slice(0, last - first + 1);
+    this.wanted = forward ? list : [...visible.reverse(), ...list.slice(last - first + 1)];
+    // Requests for pages far from the viewport are dropped; near ones are let finish.
+    for (const [p, ctl] of this.inflight) {
+      if (p < first - FAR_PAGES || p > last + FAR_PAGES) {
+        ctl.abort();
+        this.inflight.delete(p);
+      }
+    }
+    this.pump();
+  }
+
+  refresh(): void {
+    for (const p of this.pages.keys()) this.stale.add(p);
+    for (const ctl of this.inflight.values()) ctl.abort();
+    this.inflight.clear();
+    this.error = null;
+    this.pump();
+    this.emit();
+  }
+
+  private pump(): void {
+    for (const p of this.wanted) {
+      if (this.inflight.size >= this.concurrency) break;
+      if (this.inflight.has(p) || (this.pages.has(p) && !this.stale.has(p))) continue;
+      this.load(p);
+    }
+  }
+
+  private load(p: number): void {
+    const ctl = new AbortController();
+    this.inflight.set(p, ctl);
+    this.fetchPage(p * this.pageSize, this.pageSize, ctl.signal).then(
+      (page) => {
+        if (this.disposed || this.inflight.get(p) !== ctl) return;
+        this.inflight.delete(p);
+        this.pages.set(p, page.items.map((r) => ({ ...r, _instance: this.instance })));
+        this.stale.delete(p);
+        this.total = page.total;
+        this.error = null;
+        this.evict();
+        this.pump();
+        this.emit();
+      },
+      (e: unknown) => {
+        if (this.inflight.get(p) === ctl) this.inflight.delete(p);
+        if (this.disposed || isAbort(e)) return;
+        this.error = asError(e);
+        this.emit();
+      },
+    );
+    if (this.inflight.size === 1) this.emit();
+  }
+
+  private evict(): void {
+    if (this.pages.size <= this.maxPages) return;
+    const centre = Math.floor(this.lastStart / this.pageSize);
+    const far = [...this.pages.keys()].sort((a, b) => Math.abs(b - centre) - Math.abs(a - centre));
+    for (const p of far.slice(0, this.pages.size - this.maxPages)) this.pages.delete(p);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const ctl of this.inflight.values()) ctl.abort();
+    this.inflight.clear();
+  }
+}
+
+/** How rows compare under an ordering, the way SQLite orders them (NULL first ascending). */
+export function compareRows(ordering: readonly { field: string; direction: 'asc' | 'desc' }[]) {
+  const cmp = (a: unknown, b: unknown): number => {
+    const an = a === null || a === undefined;
+    const bn = b === null || b === undefined;
+    if (an || bn) return an && bn ? 0 : an ? -1 : 1;
+    if (typeof a === 'number' && typeof b === 'number') return a - b;
+    if (typeof a === 'boolean' || typeof b === 'boolean') return Number(a) - Number(b);
+    const as = String(a);
+    const bs = String(b);
+    return as < bs ? -1 : as > bs ? 1 : 0;
+  };
+  return (x: Rec, y: Rec): number => {
+    for (const o of ordering) {
+      const c = cmp(x[o.field], y[o.field]);
+      if (c !== 0) return o.direction === 'desc' ? -c : c;
+    }
+    return 0;
+  };
+}
+
+interface Cursor {
+  instance: InstanceTag;
+  fetch: PageFetcher;
+  buffer: Row[];
+  offset: number;
+  total: number | null;
+  done: boolean;
+  error: Error | null;
+  pending: Promise<void> | null;
+}
+
+/**
+ * Several instances' lists merged (the fan-out): each instance is read in chunks from its own
+ * cursor, and rows are emitted in the common order while every unfinished instance still has a
+ * buffered row to compare. Rows can only be reached in order, so a jump far down loads what
+ * lies before it first.
+ */
+export class MergedSource extends Base implements RowSource {
+  private merged: Row[] = [];
+  private cursors: Cursor[];
+  private want = 0;
+  private running = false;
+  private ctl = new AbortController();
+
+  constructor(
+    readonly key: string,
+    parts: { instance: InstanceTag; fetch: PageFetcher }[],
+    private readonly compare: (a: Rec, b: Rec) => number,
+    private readonly chunk = 200,
+  ) {
+    super();
+    this.cursors = parts.map((p) => ({ ...p, buffer: [], offset: 0, total: null, done: false, error: null, pending: null }));
+  }
+
+  state(): SourceState {
+    const known = this.cursors.every((c) => c.total !== null || c.error);
+    const total = known ? this.cursors.reduce((s, c) => s + (c.error ? 0 : (c.total ?? 0)), 0) : null;
+    return {
+      total,
+      reachable: total === null ? null : this.merged.length + this.cursors.reduce((s, c) => s + (c.error ? 0 : Math.max(0, (c.total ?? 0) - c.offset) + c.buffer.length), 0),
+      loading: this.running,
+      error: this.cursors.length > 0 && this.cursors.every((c) => c.error) ? this.cursors[0]!.error : null,
+      failures: this.cursors.filter((c) => c.error).map((c) => ({ instance: c.instance, error: c.error! })),
+    };
+  }
+
+  row(index: number): Row | undefined {
+    return this.merged[index];
+  }
+
+  ensure(_start: number, end: number): void {
+    if (end > this.want) this.want = end + this.chunk;
+    void this.run();
+  }
+
+  refresh(): void {
+    this.ctl.abort();
+    this.ctl = new AbortController();
+    const keep = this.merged.length;
+    this.merged = [];
+    for (const c of this.cursors) Object.assign(c, { buffer: [], offset: 0, total: null, done: false, error: null, pending: null });
+    this.want = Math.max(this.want, keep);
+    this.running = false;
+    void this.run();
+  }
+
+  private async fill(c: Cursor): Promise<void> {
+    const signal = this.ctl.signal;
+    try {
+      const page = await c.fetch(c.offset, this.chunk, signal);
+      if (signal.aborted) return;
+      c.buffer.push(...page.items.map((r) => ({ ...r, _instance: c.instance })));
+      c.offset += page.items.length;
+      c.total = page.total;
+      if (page.items.length < this.chunk || c.offset >= page.total) c.done = true;
+    } catch (e) {
+      if (signal.aborted || isAbort(e)) return;
+      c.error = asError(e);
+      c.done = true;
+      c.buffer = [];
+    }
+  }
+
+  private async run(): Promise<void> {
+    if (this.running || this.disposed) return;
+    this.running = true;
+    this.emit();
+    const signal = this.ctl.signal;
+    try {
+      while (!signal.aborted && this.merged.length < this.want) {
+        const empty = this.cursors.filter((c) => !c.done && c.buffer.length === 0);
+        if (empty.length) {
+          await Promise.all(empty.map((c) => this.fill(c)));
+          if (signal.aborted) return;
+          continue;
+        }
+        const live = this.cursors.filter((c) => c.buffer.length > 0);
+        if (!live.length) break;
+        // Emit while every unfinished instance has a row to compare.
+        while (this.merged.length < this.want) {
+          let best: Cursor | null = null;
+          for (const c of this.cursors) {
+            if (c.buffer.length === 0) {
+              if (!c.done) {
+                best = null;
+                break;
+              }
+              continue;
+            }
+            if (!best || this.compare(c.buffer[0]!, best.buffer[0]!) < 0) best = c;
+          }
+          if (!best) break;
+          this.merged.push(best.buffer.shift()!);
+        }
+        this.emit();
+      }
+    } finally {
+      if (!signal.aborted) {
+        this.running = false;
+        this.emit();
+      }
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.ctl.abort();
+  }
+}
+
+export const failureText = (e: Error): string => (e instanceof ApiFailure ? `${e.status} ${e.message}` : e.message);
+
+/** Rows already in hand (a search builder's answer). */
+export class StaticSource extends Base implements RowSource {
+  constructor(
+    readonly key: string,
+    private readonly rows: Row[],
+    private readonly total: number,
+  ) {
+    super();
+  }
+
+  state(): SourceState {
+    return { total: this.total, reachable: this.rows.length, loading: false, error: null, failures: [] };
+  }
+
+  row(index: number): Row | undefined {
+    return this.rows[index];
+  }
+
+  ensure(): void {}
+
+  refresh(): void {}
+
+  dispose(): void {}
+}

@@ -1,0 +1,62 @@
+// The console's languages (i18next): English and Russian, complete. The language follows the
+// system (navigator.languages) until the user picks one, which is kept in localStorage.
+import i18next from 'i18next';
+import { initReactI18next, useTranslation } from 'react-i18next';
+import { en } from './en';
+import { ru } from './ru';
+
+export const LANGS = ['en', 'ru'] as const;
+export type Lang = (typeof LANGS)[number];
+
+const STORAGE_KEY = 'radar-console.lang';
+
+export function systemLang(languages: readonly string[] = navigator.languages ?? [navigator.language]): Lang {
+  for (const l of languages) {
+    const base = l.toLowerCase().split('-')[0];
+    if (base === 'ru') return 'ru';
+    if (base === 'en') return 'en';
+  }
+  return 'en';
+}
+
+function storedLang(): Lang | null {
+  const v = localStorage.getItem(STORAGE_KEY);
+  return v === 'en' || v === 'ru' ? v : null;
+}
+
+export const i18n = i18next.createInstance();
+
+void i18n.use(initReactI18next).init({
+  resources: { en: { translation: en }, ru: { translation: ru } },
+  lng: storedLang() ?? systemLang(),
+  fallbackLng: false,
+  supportedLngs: [...LANGS],
+  initAsync: false,
+  interpolation: { escapeValue: false },
+});
+
+document.documentElement.lang = i18n.language;
+
+/** The language chosen by the user ('system' follows the browser). */
+export function langPreference(): Lang | 'system' {
+  return storedLang() ?? 'system';
+}
+
+export function setLangPreference(pref: Lang | 'system'): void {
+  if (pref === 'system') localStorage.removeItem(STORAGE_KEY);
+  else localStorage.setItem(STORAGE_KEY, pref);
+  const lang = pref === 'system' ? systemLang() : pref;
+  void i18n.changeLanguage(lang);
+  document.documentElement.lang = lang;
+}
+
+export function currentLang(): Lang {
+  return i18n.language === 'ru' ? 'ru' : 'en';
+}
+
+/** t() and the current language, re-rendering on a language change. */
+export function useI18n() {
+  const { t, i18n: inst } = useTranslation();
+  const lang: Lang = inst.language === 'ru' ? 'ru' : 'en';
+  return { t, lang };
+}

@@ -1,0 +1,61 @@
+// The session: the API key and the client built on it.
+import { create } from 'zustand';
+import { ApiFailure, createApi, type Api } from '../api/client';
+import { instances as listInstances } from '../api/radar';
+import { initialKey, rememberKey } from '../session';
+
+export type SessionStatus = 'checking' | 'signedOut' | 'ready';
+
+interface SessionState {
+  status: SessionStatus;
+  api: Api | null;
+  /** The routing port's address, when the desktop bridge gave it. */
+  routing: string | null;
+  /** Why the last sign-in failed: an HTTP status and text. */
+  error: { status: number; message: string } | null;
+  start(): Promise<void>;
+  signIn(key: string): Promise<boolean>;
+  signOut(error?: { status: number; message: string }): void;
+}
+
+export const useSession = create<SessionState>((set, get) => ({
+  status: 'checking',
+  api: null,
+  routing: null,
+  error: null,
+  async start() {
+    const found = await initialKey().catch(() => null);
+    if (!found) {
+      set({ status: 'signedOut' });
+      return;
+    }
+    // A key from the fragment, the bridge or this tab's storage is used at once; the first
+    // answer tells whether it is right.
+    set({ status: 'ready', api: createApi(found.key), routing: found.routing ?? null, error: null });
+  },
+  async signIn(key) {
+    const api = createApi(key);
+    try {
+      await listInstances(api);
+    } catch (e) {
+      const status = e instanceof ApiFailure ? e.status : 0;
+      set({ error: { status, message: e instanceof Error ? e.message : String(e) } });
+      return false;
+    }
+    rememberKey(key);
+    set({ status: 'ready', api, error: null });
+    return true;
+  },
+  signOut(error) {
+    rememberKey(null);
+    set({ status: 'signedOut', api: null, error: error ?? null });
+    void get;
+  },
+}));
+
+/** Signs out when an answer says the key is not accepted. */
+export function checkAuth(e: unknown): void {
+  if (e instanceof ApiFailure && e.status === 401 && useSession.getState().status === 'ready') {
+    useSession.getState().signOut({ status: 401, message: e.message });
+  }
+}

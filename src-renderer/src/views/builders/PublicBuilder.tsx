@@ -1,0 +1,365 @@
+// The public API's standard filters builder: <field>=<operator>,<value>... with page, per_page,
+// order and search. It edits the objects parseStandardQuery reads, shows the live URL, checks
+// fields and operators as the server will, runs it, copies it as JSON, URL or curl, and saves it
+// per instance.
+import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import { PUBLIC_ENTITIES, publicEntity, publicResource } from '../../../../src-shared/public/entities';
+import {
+  formatStandardQuery,
+  LIST_OPERATORS,
+  NO_VALUE_OPERATORS,
+  parseStandardQuery,
+  STANDARD_OPERATORS,
+  StandardQueryError,
+  type StandardOperator,
+  type StandardQuery,
+} from '../../../../src-shared/public/standard-filters';
+import { fieldOf, fieldsOf, getResource, relationsOf, type ResourceDef } from '../../../../src-shared/resources/index';
+import { publicList, PUBLIC } from '../../api/radar';
+import type { Row } from '../../data/source';
+import { useI18n } from '../../i18n';
+import { instancesOf, targetOf, useInstances } from '../../state/instances';
+import { checkAuth, useSession } from '../../state/session';
+import { IssueList, RequestPanel, Results, SavedPanel, useEndpoint, type RunResult } from './common';
+import { coercible, type Issue } from './validate';
+
+type EntityPath = (typeof PUBLIC_ENTITIES)[number]['path'];
+
+export interface PubFilter {
+  field: string;
+  op: StandardOperator;
+  text: string;
+}
+
+export interface PubDraft {
+  entity: EntityPath;
+  filters: PubFilter[];
+  order: { field: string; direction: 'asc' | 'desc' }[];
+  search: string;
+  page: string;
+  perPage: string;
+}
+
+const DRAFT_KEY = 'radar-console.publicDraft';
+
+export function newPubDraft(entity: EntityPath = 'incidents'): PubDraft {
+  return { entity, filters: [], order: [], search: '', page: '1', perPage: '50' };
+}
+
+/** The query string of a draft, written the way formatStandardQuery writes a parsed query. */
+export function draftQuery(d: PubDraft): string {
+  const p = new URLSearchParams();
+  for (const f of d.filters) p.append(f.field, NO_VALUE_OPERATORS.includes(f.op) ? f.op : `${f.op},${LIST_OPERATORS.includes(f.op) ? f.text.split(',').map((x) => x.trim()).join(',') : f.text}`);
+  if (d.order.length) p.set('order', d.order.map((o) => (o.direction === 'desc' ? `-${o.field}` : o.field)).join(','));
+  if (d.search) p.set('search', d.search);
+  if (d.page.trim() && d.page.trim() !== '1') p.set('page', d.page.trim());
+  if (d.perPage.trim() && d.perPage.trim() !== '50') p.set('per_page', d.perPage.trim());
+  return p.toString();
+}
+
+/** A query string as the object Fastify hands to parseStandardQuery (repeated keys as arrays). */
+export function queryObject(qs: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(qs)) {
+    const cur = out[k];
+    out[k] = cur === undefined ? v : Array.isArray(cur) ? [...cur, v] : [cur, v];
+  }
+  return out;
+}
+
+export function draftFromQuery(entity: EntityPath, q: StandardQuery): PubDraft {
+  return {
+    entity,
+    filters: q.filters.map((f) => ({ field: f.field, op: f.op, text: f.values.join(',') })),
+    order: q.order,
+    search: q.search,
+    page: String(q.page),
+    perPage: String(q.per_page),
+  };
+}
+
+/** Checks the parsed query's fields and operators against the entity, as the server does. */
+export function checkStandard(r: ResourceDef, q: StandardQuery): Issue[] {
+  const issues: Issue[] = [];
+  q.filters.forEach((f, i) => {
+    const path = `${f.field}`;
+    let target = r;
+    let name = f.field;
+    const dot = f.field.indexOf('.');
+    if (dot >= 0) {
+      const rel = r.relations?.[f.field.slice(0, dot)];
+      if (!rel || rel.kind !== 'belongsTo') {
+        issues.push({ path, key: 'validate.unknownEntity', values: { name: f.field.slice(0, dot) } });
+        return;
+      }
+      target = getResource(rel.target);
+      name = f.field.slice(dot + 1);
+    }
+    const info = fieldOf(target, name);
+    if (!info) {
+      issues.push({ path, key: 'validate.unknownField', values: { name: f.field } });
+      return;
+    }
+    if (f.op === 'like' && info.kind !== 'string') issues.push({ path, key: 'validate.likeText', values: { field: f.field } });
+    else if ((f.op === 'gt' || f.op === 'lt') && (info.kind === 'json' || info.kind === 'bool')) issues.push({ path, key: 'validate.opField', values: { op: f.op, field: f.field } });
+    else if (f.op !== 'like' && !NO_VALUE_OPERATORS.includes(f.op) && info.kind !== 'json' && !f.values.every((v) => coercible(info, v))) {
+      issues.push({ path, key: 'validate.value', values: { field: f.field, kind: info.kind } });
+    }
+    void i;
+  });
+  for (const o of q.order) {
+    if (o.field.includes('.')) issues.push({ path: 'order', key: 'validate.orderNested', values: { name: o.field } });
+    else if (!fieldOf(r, o.field)) issues.push({ path: 'order', key: 'validate.unknownField', values: { name: o.field } });
+    else if (fieldOf(r, o.field)!.kind === 'json') issues.push({ path: 'order', key: 'validate.notSortable', values: { name: o.field } });
+  }
+  return issues;
+}
+
+function loadDraft(): PubDraft {
+  try {
+    const d = JSON.parse(sessionStorage.getItem(DRAFT_KEY) ?? 'null') as PubDraft | null;
+    if (d && publicEntity(d.entity)) return { ...newPubDraft(d.entity), ...d };
+  } catch {
+    // start afresh
+  }
+  return newPubDraft();
+}
+
+function QueryEditor({ value, onText, label }: { value: string; onText(text: string): void; label: string }) {
+  const [editing, setEditing] = useState<string | null>(null);
+  return (
+    <textarea
+      className="json-editor query-editor"
+      spellCheck={false}
+      aria-label={label}
+      value={editing ?? value}
+      onFocus={() => setEditing(value)}
+      onBlur={() => setEditing(null)}
+      onChange={(e) => {
+        setEditing(e.target.value);
+        onText(e.target.value);
+      }}
+    />
+  );
+}
+
+export function PublicBuilder() {
+  const { t } = useI18n();
+  const api = useSession((s) => s.api);
+  const selected = useInstances((s) => s.selected);
+  const endpoint = useEndpoint();
+  const [draft, setDraftState] = useState<PubDraft>(loadDraft);
+  const [textIssue, setTextIssue] = useState<Issue | null>(null);
+  const [result, setResult] = useState<RunResult | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  const [running, setRunning] = useState(false);
+  const setDraft = (d: PubDraft) => {
+    setDraftState(d);
+    setTextIssue(null);
+    sessionStorage.setItem(DRAFT_KEY, JSON.stringify(d));
+  };
+  useEffect(() => setResult(null), [selected]);
+  const entity = publicEntity(draft.entity)!;
+  const r = publicResource(entity);
+  const qs = draftQuery(draft);
+  const checked = useMemo(() => {
+    try {
+      const parsed = parseStandardQuery(queryObject(qs));
+      return { parsed, issues: checkStandard(r, parsed) };
+    } catch (e) {
+      if (e instanceof StandardQueryError) return { parsed: null, issues: [{ path: '', key: 'validate.standard', values: { message: e.message } }] };
+      throw e;
+    }
+  }, [qs, r]);
+  const issues = textIssue ? [textIssue] : checked.issues;
+  const valid = !textIssue && checked.parsed !== null && checked.issues.length === 0;
+  const normalized = checked.parsed ? formatStandardQuery(checked.parsed) : qs;
+  const path = `${PUBLIC}/${draft.entity}${normalized ? `?${normalized}` : ''}`;
+  const ep = endpoint(path);
+  const fieldOptions = [
+    ...fieldsOf(r).map((f) => f.name),
+    ...relationsOf(r)
+      .filter(([, rel]) => rel.kind === 'belongsTo')
+      .flatMap(([name, rel]) => fieldsOf(getResource(rel.target)).map((f) => `${name}.${f.name}`)),
+  ];
+
+  const onText = (text: string) => {
+    const q = text.trim().replace(/^\?/, '');
+    try {
+      setDraft(draftFromQuery(draft.entity, parseStandardQuery(queryObject(q))));
+    } catch (e) {
+      setTextIssue({ path: '', key: 'validate.standard', values: { message: e instanceof Error ? e.message : String(e) } });
+    }
+  };
+
+  const run = async () => {
+    if (!api || !valid) return;
+    setRunning(true);
+    setError(null);
+    const started = performance.now();
+    try {
+      const tags = instancesOf(selected, useInstances.getState());
+      const parts = await Promise.all(
+        tags.map(async (tag) => {
+          try {
+            return { tag, page: await publicList(api, targetOf(tag.id), draft.entity, normalized) };
+          } catch (e) {
+            checkAuth(e);
+            if (selected !== 'all') throw e;
+            return { tag, error: e instanceof Error ? e.message : String(e) };
+          }
+        }),
+      );
+      const rows: Row[] = parts.flatMap((p) => ('page' in p && p.page ? p.page.items.map((it) => ({ ...it, _instance: p.tag })) : []));
+      setResult({
+        key: `${Date.now()}`,
+        rows,
+        total: parts.reduce((n, p) => n + ('page' in p && p.page ? p.page.total : 0), 0),
+        parts: selected === 'all' ? parts.map((p) => ({ name: p.tag.name, total: 'page' in p && p.page ? p.page.total : null, error: 'error' in p ? p.error : undefined })) : undefined,
+        ms: performance.now() - started,
+      });
+    } catch (e) {
+      setError(e instanceof Error ? e : new Error(String(e)));
+      setResult(null);
+    } finally {
+      setRunning(false);
+    }
+  };
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      void run();
+    }
+  };
+  const update = (patch: Partial<PubDraft>) => setDraft({ ...draft, ...patch });
+  return (
+    <div className="page builder" onKeyDown={onKey}>
+      <header className="page-head">
+        <h1>{t('builder.publicTitle')}</h1>
+        <p className="muted">{t('builder.publicIntro')}</p>
+      </header>
+      <div className="builder-grid">
+        <form className="builder-form" onSubmit={(e) => e.preventDefault()} aria-label={t('builder.form')}>
+          <label className="field">
+            <span>{t('builder.entity')}</span>
+            <select value={draft.entity} onChange={(e) => setDraft(newPubDraft(e.target.value as EntityPath))} aria-label={t('builder.entity')}>
+              {PUBLIC_ENTITIES.map((x) => (
+                <option key={x.path} value={x.path}>
+                  {t(`builder.entities.${x.path}`)} — {x.path}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span>search</span>
+            <input type="text" value={draft.search} onChange={(e) => update({ search: e.target.value })} aria-label={t('builder.searchParam')} />
+          </label>
+          <fieldset>
+            <legend>{t('builder.filters')}</legend>
+            <datalist id="public-fields">
+              {fieldOptions.map((f) => (
+                <option key={f} value={f} />
+              ))}
+            </datalist>
+            {draft.filters.map((f, i) => (
+              <div className="filter-row" key={i} role="group" aria-label={t('builder.filterN', { n: i + 1 })}>
+                <input type="text" list="public-fields" aria-label={t('builder.filterField', { n: i + 1 })} value={f.field} onChange={(e) => update({ filters: draft.filters.map((x, j) => (j === i ? { ...x, field: e.target.value } : x)) })} />
+                <select aria-label={t('builder.operator', { n: i + 1 })} value={f.op} onChange={(e) => update({ filters: draft.filters.map((x, j) => (j === i ? { ...x, op: e.target.value as StandardOperator } : x)) })}>
+                  {STANDARD_OPERATORS.map((op) => (
+                    <option key={op} value={op}>
+                      {op} — {t(`builder.ops.${op}`)}
+                    </option>
+                  ))}
+                </select>
+                {NO_VALUE_OPERATORS.includes(f.op) ? (
+                  <span className="muted hint">{t('builder.noValue')}</span>
+                ) : (
+                  <input
+                    type="text"
+                    aria-label={t('builder.value', { n: i + 1 })}
+                    placeholder={LIST_OPERATORS.includes(f.op) ? t('builder.listPh') : ''}
+                    value={f.text}
+                    onChange={(e) => update({ filters: draft.filters.map((x, j) => (j === i ? { ...x, text: e.target.value } : x)) })}
+                  />
+                )}
+                <button type="button" className="icon" aria-label={t('builder.removeFilter', { n: i + 1 })} onClick={() => update({ filters: draft.filters.filter((_, j) => j !== i) })}>
+                  ×
+                </button>
+              </div>
+            ))}
+            <button type="button" onClick={() => update({ filters: [...draft.filters, { field: r.label, op: 'like', text: '' }] })}>
+              + {t('builder.addFilter')}
+            </button>
+          </fieldset>
+          <fieldset>
+            <legend>order</legend>
+            {draft.order.map((o, i) => (
+              <div className="filter-row" key={i} role="group" aria-label={t('builder.orderN', { n: i + 1 })}>
+                <select aria-label={t('builder.orderField', { n: i + 1 })} value={o.field} onChange={(e) => update({ order: draft.order.map((x, j) => (j === i ? { ...x, field: e.target.value } : x)) })}>
+                  {fieldsOf(r).map((f) => (
+                    <option key={f.name} value={f.name}>
+                      {f.name}
+                    </option>
+                  ))}
+                </select>
+                <select aria-label={t('builder.direction', { n: i + 1 })} value={o.direction} onChange={(e) => update({ order: draft.order.map((x, j) => (j === i ? { ...x, direction: e.target.value as 'asc' | 'desc' } : x)) })}>
+                  <option value="asc">{t('builder.asc')}</option>
+                  <option value="desc">{t('builder.desc')}</option>
+                </select>
+                <button type="button" className="icon" aria-label={t('builder.removeOrder', { n: i + 1 })} onClick={() => update({ order: draft.order.filter((_, j) => j !== i) })}>
+                  ×
+                </button>
+              </div>
+            ))}
+            <button type="button" onClick={() => update({ order: [...draft.order, { field: 'created_at', direction: 'desc' }] })}>
+              + {t('builder.addOrder')}
+            </button>
+          </fieldset>
+          <div className="field-row">
+            <label className="field small">
+              <span>page</span>
+              <input type="text" inputMode="numeric" value={draft.page} onChange={(e) => update({ page: e.target.value })} aria-label="page" />
+            </label>
+            <label className="field small">
+              <span>per_page</span>
+              <input type="text" inputMode="numeric" value={draft.perPage} onChange={(e) => update({ perPage: e.target.value })} aria-label="per_page" />
+            </label>
+          </div>
+        </form>
+        <div className="builder-side">
+          <IssueList issues={issues} valid={valid} />
+          <RequestPanel
+            firstTab="query"
+            json={<QueryEditor value={normalized} onText={onText} label={t('builder.queryLabel')} />}
+            url={ep.url}
+            curl={{ method: 'GET', url: ep.url, instanceId: ep.instanceId }}
+            copyJson={JSON.stringify(checked.parsed ?? {}, null, 2)}
+            disabled={!valid}
+          />
+          <div className="row">
+            <button type="button" className="primary" onClick={() => void run()} disabled={!valid || running} title="Ctrl+Enter">
+              {running ? t('builder.running') : t('builder.run')}
+            </button>
+            <button type="button" className="ghost" onClick={() => setDraft(newPubDraft(draft.entity))}>
+              {t('builder.reset')}
+            </button>
+          </div>
+          <SavedPanel<{ entity: EntityPath; query: string }>
+            builder="public"
+            current={valid ? { entity: draft.entity, query: normalized } : null}
+            onLoad={(v) => {
+              if (!publicEntity(v.entity)) return;
+              try {
+                setDraft(draftFromQuery(v.entity, parseStandardQuery(queryObject(v.query))));
+              } catch {
+                // a saved query the grammar no longer reads is left alone
+              }
+            }}
+            describe={(v) => `${v.entity}?${v.query}`}
+          />
+        </div>
+      </div>
+      <Results resource={r} linkResource={entity.resource} tableId={`public:${draft.entity}`} result={result} error={error} running={running} instanceColumn={selected === 'all'} />
+    </div>
+  );
+}

@@ -1,0 +1,197 @@
+// Parts both search builders share: the request as JSON / URL / curl with the copy buttons,
+// saved searches, and the answer.
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { ResourceDef } from '../../../../src-shared/resources/index';
+import { DataTable, registerColumns } from '../../components/DataTable';
+import { StaticSource, failureText, type Row } from '../../data/source';
+import { useI18n } from '../../i18n';
+import { formatDateTime, formatNumber, sortByText } from '../../i18n/format';
+import { useInstances } from '../../state/instances';
+import { useSession } from '../../state/session';
+import { useUi } from '../../state/ui';
+import { recordHref, resourceColumns } from '../resources/fields';
+import { copyText, curlCommand, type CurlOptions } from './requestText';
+import { deleteSearch, saveSearch, useSaved } from './saved';
+import type { Issue } from './validate';
+
+/** Where a request for an instance goes: the main origin, or the routing port with the header. */
+export function useEndpoint(): (path: string) => { url: string; instanceId?: string } {
+  const selected = useInstances((s) => s.selected);
+  const list = useInstances((s) => s.list);
+  const routing = useSession((s) => s.routing);
+  return (path: string) => {
+    if (selected === 'main' || selected === 'all') return { url: `${window.location.origin}${path}` };
+    const base = routing ?? list.find((i) => i.kind === 'local')?.url ?? `${window.location.origin}/console/v1/route`;
+    return { url: `${base}${path}`, instanceId: selected };
+  };
+}
+
+export function IssueList({ issues, valid }: { issues: Issue[]; valid: boolean }) {
+  const { t } = useI18n();
+  if (valid) {
+    return (
+      <p className="valid" role="status" data-testid="validity">
+        ✓ {t('builder.valid')}
+      </p>
+    );
+  }
+  return (
+    <ul className="issues" role="alert" data-testid="validity">
+      {issues.map((i, n) => (
+        <li key={n}>
+          {i.path && <code>{i.path}</code>} {t(i.key, i.values ?? {})}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function RequestPanel(props: { firstTab: 'json' | 'query'; json: ReactNode; url: string; curl: Omit<CurlOptions, 'apiKey'>; copyJson: string; disabled: boolean }) {
+  const { t } = useI18n();
+  const [tab, setTab] = useState<'json' | 'url' | 'curl'>('json');
+  const [withKey, setWithKey] = useState(false);
+  const apiKey = useSession((s) => s.api?.apiKey ?? null);
+  const curl = curlCommand({ ...props.curl, apiKey: withKey ? apiKey : null });
+  const copy = async (what: 'json' | 'url' | 'curl') => {
+    const text = what === 'json' ? props.copyJson : what === 'url' ? props.url : curl;
+    try {
+      await copyText(text);
+      useUi.getState().notify('success', t(`builder.copied.${what}`));
+    } catch (e) {
+      useUi.getState().notify('error', t('builder.copyFailed', { error: e instanceof Error ? e.message : String(e) }));
+    }
+  };
+  return (
+    <section className="request-panel" aria-label={t('builder.request')}>
+      <div role="tablist" className="tabs" aria-label={t('builder.request')}>
+        {(['json', 'url', 'curl'] as const).map((x) => (
+          <button key={x} type="button" role="tab" aria-selected={tab === x} className={tab === x ? 'is-on' : ''} onClick={() => setTab(x)}>
+            {t(`builder.tabs.${x === 'json' ? props.firstTab : x}`)}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" className="request-body">
+        {tab === 'json' && props.json}
+        {tab === 'url' && (
+          <pre className="code" data-testid="request-url">
+            {props.curl.method} {props.url}
+            {props.curl.instanceId ? `\nPgrSelectedInstance: ${props.curl.instanceId}` : ''}
+          </pre>
+        )}
+        {tab === 'curl' && (
+          <pre className="code" data-testid="request-curl">
+            {curl}
+          </pre>
+        )}
+      </div>
+      <div className="request-actions">
+        <button type="button" onClick={() => void copy('json')} disabled={props.disabled}>
+          {t('builder.copyJson')}
+        </button>
+        <button type="button" onClick={() => void copy('url')} disabled={props.disabled}>
+          {t('builder.copyUrl')}
+        </button>
+        <button type="button" onClick={() => void copy('curl')} disabled={props.disabled}>
+          {t('builder.copyCurl')}
+        </button>
+        <label className="inline">
+          <input type="checkbox" checked={withKey} onChange={(e) => setWithKey(e.target.checked)} />
+          {t('builder.withKey')}
+        </label>
+      </div>
+    </section>
+  );
+}
+
+export function SavedPanel<T>(props: { builder: 'v2' | 'public'; current: T | null; onLoad(v: T): void; describe(v: T): string }) {
+  const { t, lang } = useI18n();
+  const selected = useInstances((s) => s.selected);
+  const saved = sortByText(lang, useSaved<T>(props.builder, selected), (s) => s.name);
+  const [name, setName] = useState('');
+  return (
+    <section className="saved" aria-label={t('builder.saved')}>
+      <h3>{t('builder.saved')}</h3>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!props.current || !name.trim()) return;
+          saveSearch(props.builder, selected, name.trim(), props.current);
+          useUi.getState().notify('success', t('builder.savedAs', { name: name.trim() }));
+          setName('');
+        }}
+      >
+        <input type="text" value={name} onChange={(e) => setName(e.target.value)} placeholder={t('builder.saveName')} aria-label={t('builder.saveName')} />
+        <button type="submit" disabled={!props.current || !name.trim()}>
+          {t('builder.save')}
+        </button>
+      </form>
+      {saved.length === 0 ? (
+        <p className="muted">{t('builder.noSaved')}</p>
+      ) : (
+        <ul className="saved-list">
+          {saved.map((s) => (
+            <li key={s.name}>
+              <button type="button" className="link" onClick={() => props.onLoad(s.value)} title={props.describe(s.value)}>
+                {s.name}
+              </button>
+              <span className="muted">{formatDateTime(lang, s.savedAt)}</span>
+              <button type="button" className="icon" aria-label={t('builder.deleteSaved', { name: s.name })} onClick={() => deleteSearch(props.builder, selected, s.name)}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export interface RunResult {
+  key: string;
+  rows: Row[];
+  total: number;
+  /** Per-instance answers of a fan-out. */
+  parts?: { name: string; total: number | null; error?: string }[];
+  ms: number;
+}
+
+export function Results(props: { resource: ResourceDef; linkResource: string; tableId: string; result: RunResult | null; error: Error | null; running: boolean; instanceColumn: boolean }) {
+  const { t, lang } = useI18n();
+  const columns = useMemo(() => resourceColumns(props.resource, t, lang, props.instanceColumn), [props.resource, t, lang, props.instanceColumn]);
+  useEffect(() => registerColumns(props.tableId, columns), [props.tableId, columns]);
+  const source = useMemo(() => (props.result ? new StaticSource(props.result.key, props.result.rows, props.result.total) : null), [props.result]);
+  return (
+    <section className="results" aria-label={t('builder.results')} aria-busy={props.running}>
+      <div className="results-head">
+        <h3>{t('builder.results')}</h3>
+        {props.result && (
+          <span data-testid="result-total">
+            {t('builder.resultTotal', { count: props.result.total, n: formatNumber(lang, props.result.total), shown: formatNumber(lang, props.result.rows.length) })}
+          </span>
+        )}
+        {props.result && <span className="muted">{t('builder.took', { ms: formatNumber(lang, props.result.ms, 0) })}</span>}
+        {props.result?.parts?.map((p) => (
+          <span key={p.name} className={p.error ? 'error' : 'muted'}>
+            {p.name}: {p.error ?? formatNumber(lang, p.total ?? 0)}
+          </span>
+        ))}
+        <span className="spacer" />
+        <button type="button" className="ghost" onClick={() => useUi.getState().openDialog({ kind: 'columns', table: props.tableId })}>
+          {t('actions.columnsShort')}
+        </button>
+      </div>
+      {props.error && (
+        <p role="alert" className="state-error">
+          {failureText(props.error)}
+        </p>
+      )}
+      {!props.result && !props.error && <p className="muted pad">{props.running ? t('states.loading') : t('builder.notRun')}</p>}
+      {props.result && (
+        <div className="results-table">
+          <DataTable id={props.tableId} label={t('builder.results')} columns={columns} source={source} sorting={[]} rowKey={(r) => `${r._instance.id}:${r.id}`} empty={<div className="state-empty">{t('states.nothingFound')}</div>} onOpen={(r) => (window.location.hash = recordHref(props.linkResource, r.id, r._instance.id))} />
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,180 @@
+// The incident list's quick filters: search, time range, assets, finding types, and the status
+// and risk-band chips with their counts.
+import { forwardRef, useEffect, useState } from 'react';
+import { INCIDENT_STATUSES, RISK_BANDS, type IncidentStatus, type RiskBand } from '../../../../src-shared/resources/fields';
+import { normalizeTs } from '../../../../src-shared/time';
+import { Picker } from '../../components/Picker';
+import { useI18n } from '../../i18n';
+import { formatDateTime, formatNumber } from '../../i18n/format';
+import { RANGE_PRESETS, type IncidentQuery, type TimeRange } from './query';
+
+export interface Counts {
+  status: Partial<Record<string, number>>;
+  risk: Partial<Record<string, number>>;
+}
+
+export const SearchBox = forwardRef<HTMLInputElement, { value: string; onChange(v: string): void; label?: string; placeholder?: string }>(function SearchBox(
+  { value, onChange, label, placeholder },
+  ref,
+) {
+  const { t } = useI18n();
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  useEffect(() => {
+    if (text === value) return;
+    const timer = setTimeout(() => onChange(text), 250);
+    return () => clearTimeout(timer);
+  }, [text, value, onChange]);
+  return (
+    <div className="search-box">
+      <input
+        ref={ref}
+        type="search"
+        placeholder={placeholder ?? t('filters.searchPlaceholder')}
+        aria-label={label ?? t('filters.search')}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') onChange(text);
+          if (e.key === 'Escape') {
+            e.preventDefault();
+            (e.target as HTMLInputElement).blur();
+          }
+        }}
+      />
+      <kbd aria-hidden="true">/</kbd>
+    </div>
+  );
+});
+
+/** A local date (yyyy-mm-dd from a date input) as the platform timestamp of its midnight. */
+function localDateTs(d: string): string | undefined {
+  if (!d) return undefined;
+  const [y, m, day] = d.split('-').map(Number);
+  const dt = new Date(y!, (m ?? 1) - 1, day ?? 1);
+  return normalizeTs(dt.toISOString()) ?? undefined;
+}
+
+function tsLocalDate(ts: string | undefined): string {
+  if (!ts) return '';
+  const d = new Date(ts);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+}
+
+function RangeControl({ range, onChange }: { range: TimeRange; onChange(r: TimeRange): void }) {
+  const { t, lang } = useI18n();
+  const custom = range.preset === 'custom';
+  return (
+    <div className="range-control">
+      <select
+        aria-label={t('filters.range')}
+        value={range.preset}
+        onChange={(e) => {
+          const v = e.target.value as TimeRange['preset'];
+          onChange(v === 'custom' ? { preset: 'custom', from: range.from, to: range.to } : { preset: v });
+        }}
+      >
+        {RANGE_PRESETS.map((p) => (
+          <option key={p} value={p}>
+            {t(`filters.ranges.${p}`)}
+          </option>
+        ))}
+        <option value="custom">{t('filters.ranges.custom')}</option>
+      </select>
+      {custom && (
+        <>
+          <input
+            type="date"
+            aria-label={t('filters.from')}
+            value={tsLocalDate(range.from)}
+            onChange={(e) => onChange({ ...range, from: localDateTs(e.target.value) })}
+            title={range.from ? formatDateTime(lang, range.from) : undefined}
+          />
+          <span className="muted">–</span>
+          <input
+            type="date"
+            aria-label={t('filters.to')}
+            value={range.to ? tsLocalDate(new Date(Date.parse(range.to) - 1).toISOString()) : ''}
+            onChange={(e) => {
+              const start = localDateTs(e.target.value);
+              onChange({ ...range, to: start ? (normalizeTs(new Date(Date.parse(start) + 86_400_000).toISOString()) ?? undefined) : undefined });
+            }}
+            title={range.to ? formatDateTime(lang, range.to) : undefined}
+          />
+        </>
+      )}
+    </div>
+  );
+}
+
+export function FilterBar(props: {
+  query: IncidentQuery;
+  instance: string | null;
+  onChange(update: (q: IncidentQuery) => IncidentQuery): void;
+  searchRef: React.Ref<HTMLInputElement>;
+}) {
+  const { t } = useI18n();
+  const { query: q, onChange } = props;
+  return (
+    <div className="filter-bar" role="search" aria-label={t('filters.label')}>
+      <SearchBox ref={props.searchRef} value={q.search} onChange={(search) => onChange((x) => ({ ...x, search }))} />
+      <RangeControl range={q.range} onChange={(range) => onChange((x) => ({ ...x, range }))} />
+      <Picker resource="service_assets" instance={props.instance} label={t('filters.assets')} chosen={q.assets} onChange={(assets) => onChange((x) => ({ ...x, assets }))} />
+      <Picker resource="findings" instance={props.instance} label={t('filters.findings')} chosen={q.findings} onChange={(findings) => onChange((x) => ({ ...x, findings }))} />
+    </div>
+  );
+}
+
+export function Chips(props: {
+  query: IncidentQuery;
+  counts: Counts | null;
+  onChange(update: (q: IncidentQuery) => IncidentQuery): void;
+}) {
+  const { t, lang } = useI18n();
+  const { query: q, counts, onChange } = props;
+  const toggleStatus = (s: IncidentStatus) =>
+    onChange((x) => ({ ...x, statuses: x.statuses.includes(s) ? x.statuses.filter((v) => v !== s) : [...x.statuses, s] }));
+  const toggleRisk = (r: RiskBand) => onChange((x) => ({ ...x, risks: x.risks.includes(r) ? x.risks.filter((v) => v !== r) : [...x.risks, r] }));
+  const n = (v: number | undefined) => (counts ? formatNumber(lang, v ?? 0) : '…');
+  return (
+    <>
+      <div className="chips" role="group" aria-label={t('filters.statuses')}>
+        <span className="chips-label">{t('filters.status')}</span>
+        {INCIDENT_STATUSES.map((s) => (
+          <button
+            key={s}
+            type="button"
+            className={`chip status-chip status-${s}${q.statuses.includes(s) ? ' is-on' : ''}`}
+            aria-pressed={q.statuses.includes(s)}
+            onClick={() => toggleStatus(s)}
+          >
+            <span className="chip-dot" aria-hidden="true" />
+            <span className="chip-label">{t(`status.${s}`)}</span>
+            <span className="chip-count" data-testid={`count-status-${s}`}>
+              {n(counts?.status[s])}
+            </span>
+          </button>
+        ))}
+      </div>
+      <div className="chips" role="group" aria-label={t('filters.risks')}>
+        <span className="chips-label">{t('filters.risk')}</span>
+        {[...RISK_BANDS].reverse().map((r) => (
+          <button
+            key={r}
+            type="button"
+            className={`chip risk-chip risk-${r}${q.risks.includes(r) ? ' is-on' : ''}`}
+            aria-pressed={q.risks.includes(r)}
+            onClick={() => toggleRisk(r)}
+          >
+            <span className="chip-dot" aria-hidden="true" />
+            <span className="chip-label">{t(`risk.${r}`)}</span>
+            <span className="chip-count" data-testid={`count-risk-${r}`}>
+              {n(counts?.risk[r])}
+            </span>
+          </button>
+        ))}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,157 @@
+// The incident table's columns: the ones triage needs by default, more to choose from.
+import type { TFunction } from 'i18next';
+import { riskBand } from '../../../../src-shared/resources/fields';
+import { RiskPill, StatusPill } from '../../components/Badges';
+import type { ColumnSpec } from '../../components/DataTable';
+import { LabelCell } from '../../components/Label';
+import type { Row } from '../../data/source';
+import type { Lang } from '../../i18n';
+import { formatDateTime, formatNumber } from '../../i18n/format';
+
+/** Fields a column needs from the server besides ROW_FIELDS. */
+export const COLUMN_FIELDS: Record<string, string[]> = {
+  updated_at: ['updated_at'],
+  acknowledged_at: ['acknowledged_at'],
+  reopened_at: ['reopened_at'],
+  alert_type: ['alert_type'],
+  c_occurrence_count: ['c_occurrence_count'],
+  c_reopened_count: ['c_reopened_count'],
+  external: ['external'],
+  customer_created: ['customer_created'],
+  itsm_sync_status: ['itsm_sync_status'],
+  immediate_action_score: ['immediate_action_score'],
+};
+
+const text = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+
+export function incidentColumns(t: TFunction, lang: Lang, withInstance: boolean): ColumnSpec[] {
+  const missing = t('common.missing');
+  const bool = (v: unknown) => (v === true || v === 1 ? t('common.yes') : v === false || v === 0 ? t('common.no') : '');
+  const cols: ColumnSpec[] = [
+    {
+      id: 'display_id',
+      header: '#',
+      size: 64,
+      minSize: 48,
+      sortable: true,
+      descFirst: true,
+      align: 'right',
+      render: (r: Row) => <span className="mono">{text(r.display_id)}</span>,
+    },
+    {
+      id: 'title',
+      header: t('fields.title'),
+      size: 380,
+      minSize: 120,
+      sortable: true,
+      render: (r) => <span className="cell-title">{text(r.title) || <span className="muted">{t('incidents.untitled')}</span>}</span>,
+      title: (r) => text(r.title),
+    },
+    {
+      id: 'status',
+      header: t('fields.status'),
+      size: 150,
+      sortable: true,
+      render: (r) => <StatusPill status={text(r.status)} label={t(`status.${text(r.status)}`, { defaultValue: text(r.status) })} />,
+    },
+    {
+      id: 'risklevel',
+      header: t('fields.risk'),
+      size: 130,
+      sortable: true,
+      descFirst: true,
+      render: (r) => {
+        const level = typeof r.risklevel === 'number' ? r.risklevel : 0;
+        const band = riskBand(level);
+        return <RiskPill band={band} level={formatNumber(lang, level, 1)} bandLabel={t(`risk.${band}`)} />;
+      },
+    },
+    {
+      id: 'service_asset_id',
+      header: t('fields.asset'),
+      size: 170,
+      render: (r) => <LabelCell instance={r._instance.id} resource="service_assets" id={r.service_asset_id as string | null} missing={missing} />,
+    },
+    {
+      id: 'finding_id',
+      header: t('fields.finding'),
+      size: 220,
+      defaultVisible: false,
+      render: (r) => <LabelCell instance={r._instance.id} resource="findings" id={r.finding_id as string | null} missing={missing} />,
+    },
+    {
+      id: 'created_at',
+      header: t('fields.created_at'),
+      size: 150,
+      sortable: true,
+      descFirst: true,
+      render: (r) => <span className="mono">{formatDateTime(lang, r.created_at as string)}</span>,
+      title: (r) => text(r.created_at),
+    },
+    {
+      id: 'updated_at',
+      header: t('fields.updated_at'),
+      size: 130,
+      sortable: true,
+      descFirst: true,
+      defaultVisible: false,
+      render: (r) => <span className="mono">{formatDateTime(lang, r.updated_at as string)}</span>,
+    },
+    {
+      id: 'acknowledged_at',
+      header: t('fields.acknowledged_at'),
+      size: 130,
+      sortable: true,
+      descFirst: true,
+      defaultVisible: false,
+      render: (r) => <span className="mono">{formatDateTime(lang, r.acknowledged_at as string)}</span>,
+    },
+    {
+      id: 'reopened_at',
+      header: t('fields.reopened_at'),
+      size: 130,
+      sortable: true,
+      descFirst: true,
+      defaultVisible: false,
+      render: (r) => <span className="mono">{formatDateTime(lang, r.reopened_at as string)}</span>,
+    },
+    { id: 'alert_type', header: t('fields.alert_type'), size: 110, sortable: true, defaultVisible: false, render: (r) => text(r.alert_type) },
+    {
+      id: 'c_occurrence_count',
+      header: t('fields.c_occurrence_count'),
+      size: 90,
+      sortable: true,
+      descFirst: true,
+      align: 'right',
+      defaultVisible: false,
+      render: (r) => formatNumber(lang, r.c_occurrence_count as number),
+    },
+    {
+      id: 'c_reopened_count',
+      header: t('fields.c_reopened_count'),
+      size: 90,
+      sortable: true,
+      descFirst: true,
+      align: 'right',
+      defaultVisible: false,
+      render: (r) => formatNumber(lang, r.c_reopened_count as number),
+    },
+    {
+      id: 'immediate_action_score',
+      header: t('fields.immediate_action_score'),
+      size: 90,
+      sortable: true,
+      descFirst: true,
+      align: 'right',
+      defaultVisible: false,
+      render: (r) => formatNumber(lang, r.immediate_action_score as number, 1),
+    },
+    { id: 'external', header: t('fields.external'), size: 80, sortable: true, defaultVisible: false, render: (r) => bool(r.external) },
+    { id: 'customer_created', header: t('fields.customer_created'), size: 90, sortable: true, defaultVisible: false, render: (r) => bool(r.customer_created) },
+    { id: 'itsm_sync_status', header: t('fields.itsm_sync_status'), size: 110, sortable: true, defaultVisible: false, render: (r) => text(r.itsm_sync_status) },
+  ];
+  if (withInstance) {
+    cols.splice(1, 0, { id: 'instance', header: t('fields.instance'), size: 120, render: (r) => <span className="tag">{r._instance.name}</span> });
+  }
+  return cols;
+}

@@ -1,0 +1,160 @@
+// The incident list's query (quick filters, search, sorting) and what it becomes on the wire:
+// the v2 search request the table pages through, and the standard query of the aggregates.
+import { formatStandardQuery, type StandardFilter } from '../../../../src-shared/public/standard-filters';
+import { INCIDENT_STATUSES, RISK_BANDS, type IncidentStatus, type RiskBand } from '../../../../src-shared/resources/fields';
+import { emptySearch, type SearchFilter, type SearchRequest } from '../../../../src-shared/schemas/search';
+import { microsToTs, normalizeTs } from '../../../../src-shared/time';
+
+export const RANGE_PRESETS = ['all', '24h', '7d', '30d', '90d', '1y'] as const;
+export type RangePreset = (typeof RANGE_PRESETS)[number];
+
+const PRESET_MS: Record<Exclude<RangePreset, 'all'>, number> = {
+  '24h': 86_400_000,
+  '7d': 7 * 86_400_000,
+  '30d': 30 * 86_400_000,
+  '90d': 90 * 86_400_000,
+  '1y': 365 * 86_400_000,
+};
+
+export interface TimeRange {
+  preset: RangePreset | 'custom';
+  /** Inclusive start and exclusive end (platform timestamps), for custom ranges. */
+  from?: string;
+  to?: string;
+}
+
+export interface Ref {
+  id: string;
+  label: string;
+}
+
+export interface SortKey {
+  id: string;
+  desc: boolean;
+}
+
+export interface IncidentQuery {
+  statuses: IncidentStatus[];
+  risks: RiskBand[];
+  assets: Ref[];
+  findings: Ref[];
+  range: TimeRange;
+  search: string;
+  sorting: SortKey[];
+}
+
+export const DEFAULT_SORT: SortKey[] = [{ id: 'created_at', desc: true }];
+
+export function emptyQuery(): IncidentQuery {
+  return { statuses: [], risks: [], assets: [], findings: [], range: { preset: 'all' }, search: '', sorting: DEFAULT_SORT };
+}
+
+export function isFiltered(q: IncidentQuery): boolean {
+  return q.statuses.length + q.risks.length + q.assets.length + q.findings.length > 0 || q.range.preset !== 'all' || q.search.trim() !== '';
+}
+
+/** The range's bounds now: [from, to), either open. */
+export function rangeBounds(r: TimeRange, now = Date.now()): { from: string | null; to: string | null } {
+  if (r.preset === 'all') return { from: null, to: null };
+  if (r.preset === 'custom') return { from: r.from ?? null, to: r.to ?? null };
+  return { from: microsToTs((now - PRESET_MS[r.preset]) * 1000), to: null };
+}
+
+/** One microsecond before a timestamp: turns an exclusive end into an inclusive one. */
+export function justBefore(ts: string): string {
+  const n = normalizeTs(ts);
+  if (!n) return ts;
+  const ms = Date.parse(n);
+  const micros = ms * 1000 + Number(n.slice(23, 26));
+  return microsToTs(micros - 1);
+}
+
+/** Fields every incident row of the table carries, whichever columns are shown. */
+export const ROW_FIELDS = ['id', 'display_id', 'title', 'status', 'risk', 'risklevel', 'service_asset_id', 'finding_id', 'created_at'];
+
+export function toSearchFilters(q: IncidentQuery, omit: { status?: boolean; risk?: boolean } = {}): SearchFilter[] {
+  const filters: SearchFilter[] = [];
+  if (!omit.status && q.statuses.length) filters.push({ field: 'status', filter_type: 'intersection', value: sortedStatuses(q.statuses) });
+  if (!omit.risk && q.risks.length) filters.push(...riskFilters(q.risks));
+  if (q.assets.length) filters.push({ field: 'service_asset_id', filter_type: 'intersection', value: q.assets.map((a) => a.id) });
+  if (q.findings.length) filters.push({ field: 'finding_id', filter_type: 'intersection', value: q.findings.map((f) => f.id) });
+  const { from, to } = rangeBounds(q.range);
+  if (from || to) filters.push({ field: 'created_at', filter_type: 'range', value: [from, to ? justBefore(to) : null] });
+  return filters;
+}
+
+const sortedStatuses = (s: readonly IncidentStatus[]): IncidentStatus[] => INCIDENT_STATUSES.filter((x) => s.includes(x));
+const sortedRisks = (s: readonly RiskBand[]): RiskBand[] => RISK_BANDS.filter((x) => s.includes(x));
+
+/** Where each band starts (inclusive) and the next one begins; CVSS v3 bands of risklevel. */
+const BAND_LOWER: Record<RiskBand, SearchFilter | null> = {
+  none: null,
+  low: { field: 'risklevel', filter_type: 'range', value: [null, 0], negation: true },
+  medium: { field: 'risklevel', filter_type: 'range', value: [4, null] },
+  high: { field: 'risklevel', filter_type: 'range', value: [7, null] },
+  critical: { field: 'risklevel', filter_type: 'range', value: [9, null] },
+};
+const BAND_UPPER: Record<RiskBand, SearchFilter | null> = {
+  none: { field: 'risklevel', filter_type: 'range', value: [null, 0] },
+  low: { field: 'risklevel', filter_type: 'range', value: [4, null], negation: true },
+  medium: { field: 'risklevel', filter_type: 'range', value: [7, null], negation: true },
+  high: { field: 'risklevel', filter_type: 'range', value: [9, null], negation: true },
+  critical: null,
+};
+
+/**
+ * Risk bands as filters on risklevel (indexed): a run of adjacent bands is one range; bands
+ * that are not adjacent fall back to the stored band (`risk`), which the server keeps in step.
+ */
+export function riskFilters(risks: readonly RiskBand[]): SearchFilter[] {
+  const sorted = sortedRisks(risks);
+  if (!sorted.length || sorted.length === RISK_BANDS.length) return [];
+  const lo = RISK_BANDS.indexOf(sorted[0]!);
+  const hi = RISK_BANDS.indexOf(sorted[sorted.length - 1]!);
+  if (hi - lo + 1 !== sorted.length) return [{ field: 'risk', filter_type: 'intersection', value: sorted }];
+  return [BAND_LOWER[sorted[0]!], BAND_UPPER[sorted[sorted.length - 1]!]].filter((f): f is SearchFilter => f !== null);
+}
+
+export function toSearchRequest(q: IncidentQuery, fields: readonly string[], limit = 100, offset = 0): SearchRequest {
+  return {
+    ...emptySearch(limit, offset),
+    include_fields: [...new Set([...ROW_FIELDS, ...fields])],
+    filters: toSearchFilters(q),
+    ordering: q.sorting.map((s) => ({ field: s.id, direction: s.desc ? 'desc' : 'asc' })),
+    virtual_search: { value: q.search.trim(), strict: false },
+  };
+}
+
+/** The standard query (public API grammar) of the aggregates, without status and risk: the
+ * console slices those itself so each chip can show its count. */
+export function toStatsQuery(q: IncidentQuery, bucket: 'day' | 'week' | 'month' | 'auto'): string {
+  const filters: StandardFilter[] = [];
+  if (q.assets.length) filters.push({ field: 'service_asset_id', op: 'in', values: q.assets.map((a) => a.id) });
+  if (q.findings.length) filters.push({ field: 'finding_id', op: 'in', values: q.findings.map((f) => f.id) });
+  const { from, to } = rangeBounds(q.range);
+  if (from) filters.push({ field: 'created_at', op: 'gt', values: [justBefore(from)] });
+  if (to) filters.push({ field: 'created_at', op: 'lt', values: [to] });
+  const qs = formatStandardQuery({ filters, search: q.search.trim() });
+  return qs ? `${qs}&bucket=${bucket}` : `bucket=${bucket}`;
+}
+
+/** The bucket unit for a range: days up to two months, weeks up to a year, else chosen by the data. */
+export function bucketFor(r: TimeRange): 'day' | 'week' | 'month' | 'auto' {
+  const { from, to } = rangeBounds(r);
+  if (!from) return 'auto';
+  const span = (to ? Date.parse(to) : Date.now()) - Date.parse(from);
+  if (span <= 62 * 86_400_000) return 'day';
+  if (span <= 366 * 86_400_000) return 'week';
+  return 'month';
+}
+
+/** The end (exclusive) of the bucket starting on `day`. */
+export function bucketEnd(day: string, unit: 'day' | 'week' | 'month'): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  if (unit === 'day') d.setUTCDate(d.getUTCDate() + 1);
+  else if (unit === 'week') d.setUTCDate(d.getUTCDate() + 7);
+  else d.setUTCMonth(d.getUTCMonth() + 1);
+  return microsToTs(d.getTime() * 1000);
+}
+
+export const queryKey = (q: IncidentQuery): string => JSON.stringify(q);

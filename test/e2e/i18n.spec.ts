@@ -1,0 +1,45 @@
+// Both languages are complete: the same keys (plural keys in the forms each language needs),
+// no empty strings, the same interpolation variables.
+import { en } from '../../src-renderer/src/i18n/en';
+import { ru } from '../../src-renderer/src/i18n/ru';
+import { expect, test } from './fixtures';
+
+type Tree = { [k: string]: string | Tree };
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+
+function flatten(t: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(t)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') out.set(key, v);
+    else for (const [kk, vv] of flatten(v, key)) out.set(kk, vv);
+  }
+  return out;
+}
+
+const vars = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+
+function check(lang: 'en' | 'ru', strings: Map<string, string>, base: Map<string, string>) {
+  const forms = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
+  const baseKeys = new Set([...base.keys()].map((k) => k.replace(PLURAL, '')));
+  const keys = new Set([...strings.keys()].map((k) => k.replace(PLURAL, '')));
+  expect([...keys].sort()).toEqual([...baseKeys].sort());
+  for (const k of keys) {
+    const plural = [...strings.keys()].filter((x) => x.replace(PLURAL, '') === k && PLURAL.test(x));
+    if (plural.length) for (const f of forms) expect(strings.has(`${k}_${f}`), `${lang}: ${k}_${f}`).toBe(true);
+  }
+  for (const [k, v] of strings) {
+    expect(v.trim(), `${lang}: ${k}`).not.toBe('');
+    const b = base.get(k) ?? base.get(k.replace(PLURAL, '_other'));
+    if (b !== undefined) expect(vars(v), `${lang}: ${k}`).toEqual(vars(b));
+  }
+}
+
+test('English and Russian have the same strings, with every plural form and the same variables', () => {
+  const e = flatten(en);
+  const r = flatten(ru);
+  check('en', e, e);
+  check('ru', r, e);
+  // Status names and risk bands are translated, not copied.
+  for (const k of [...e.keys()].filter((k) => k.startsWith('status.') || k.startsWith('risk.'))) expect(r.get(k)).not.toBe(e.get(k));
+});

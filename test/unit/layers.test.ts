@@ -1,0 +1,65 @@
+// The layering rule (architecture: environments) is executable and can fail.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module script without type declarations
+import { checkLayers, importsOf, violation } from '../../scripts/check-layers.mjs';
+
+describe('check-layers', () => {
+  it('reads static, type-only, re-exported, dynamic and require() imports with a TypeScript parser', () => {
+    const src = `import type { A } from 'electron';\nimport b from './b';\nexport * from './c';\nexport { d } from './d';\nconst e = await import('./e');\nconst f = require('f');\nconst g = <T,>(x: T): T => x;`;
+    expect(importsOf('x.ts', src)).toEqual(['electron', './b', './c', './d', './e', 'f']);
+    expect(importsOf('x.tsx', `import React from 'react'; export const C = () => <div a={1} />;`)).toEqual(['react']);
+  });
+
+  it.each([
+    ['src-shared/a.ts', 'zod', null],
+    ['src-shared/a.ts', './b', null],
+    ['src-shared/a.ts', 'node:fs', /src-shared may import only itself and zod/],
+    ['src-shared/a.ts', 'react', /src-shared may import only itself and zod/],
+    ['src-shared/a.ts', '../src-main/store/store', /src-shared may import only itself and zod/],
+    ['src-main/store/x.ts', 'better-sqlite3', null],
+    ['src-main/store/x.ts', 'node:fs', null],
+    ['src-main/store/x.ts', '../../src-shared/errors', null],
+    ['src-main/store/x.ts', 'electron', /src-main may not import electron/],
+    ['src-main/store/x.ts', '../electron/main', /may not import Electron code/],
+    ['src-main/store/x.ts', '../../src-renderer/src/App', /src-main may not import src-renderer/],
+    ['src-main/server/x.ts', 'react', /src-main may not import react/],
+    ['src-main/electron/main.ts', 'electron', null],
+    ['src-main/preload/index.ts', 'electron', null],
+    ['src-main/index.ts', 'electron', null],
+    ['src-renderer/src/App.tsx', 'react', null],
+    ['src-renderer/src/App.tsx', '../../src-shared/schemas/search', null],
+    ['src-renderer/src/App.tsx', 'node:path', /src-renderer may not import Node built-ins/],
+    ['src-renderer/src/App.tsx', 'fs', /src-renderer may not import Node built-ins/],
+    ['src-renderer/src/App.tsx', 'electron', /src-renderer may not import electron/],
+    ['src-renderer/src/App.tsx', '../../src-main/store/store', /src-renderer may not import src-main/],
+  ])('%s importing %s', (file, spec, expected) => {
+    const why = violation(file, spec);
+    if (expected === null) expect(why).toBeNull();
+    else expect(why).toMatch(expected);
+  });
+
+  it('finds violations in a tree and passes a clean one', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'layers-'));
+    try {
+      const write = (rel: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+        fs.writeFileSync(path.join(root, rel), text);
+      };
+      write('src-shared/ok.ts', `import { z } from 'zod';\nexport const s = z.string();`);
+      write('src-main/server/ok.ts', `import fs from 'node:fs';\nimport { s } from '../../src-shared/ok';\nexport { fs, s };`);
+      expect(checkLayers(root).problems).toEqual([]);
+      write('src-shared/bad.ts', `import fs from 'node:fs';\nexport { fs };`);
+      write('src-renderer/src/bad.tsx', `import { Store } from '../../src-main/store/store';\nexport const B = () => <p>{String(Store)}</p>;`);
+      const { problems, files } = checkLayers(root);
+      expect(files).toBe(4);
+      expect(problems).toHaveLength(2);
+      expect(problems.join('\n')).toMatch(/src-shared\/bad\.ts/);
+      expect(problems.join('\n')).toMatch(/src-renderer\/src\/bad\.tsx/);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
