@@ -2,6 +2,7 @@
 // console in a browser); `token` issues a Bearer JWT for the local server.
 import { intFlag, parse, UsageError } from './cli/args';
 import { instanceCommand, INSTANCE_USAGE } from './cli/instance';
+import { exportCommand, importCommand, snapshotCommand, TRANSFER_USAGE } from './cli/transfer';
 import { isUuid } from '../src-shared/schemas/common';
 import { defaultDbFile } from './config/paths';
 import { loadSecrets } from './config/secrets';
@@ -24,7 +25,7 @@ Commands:
               --db FILE            database (default as above)
               --user UUID          the token's user id (default: a fixed local user)
               --ttl SECONDS        lifetime (default 86400)
-${INSTANCE_USAGE}  help      this text
+${INSTANCE_USAGE}${TRANSFER_USAGE}  help      this text
 `;
 
 
@@ -104,6 +105,12 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       case 'instance':
         return await instanceCommand(rest);
+      case 'import':
+        return await importCommand(rest);
+      case 'export':
+        return await exportCommand(rest);
+      case 'snapshot':
+        return await snapshotCommand(rest);
       case 'help':
       case '--help':
       case '-h':

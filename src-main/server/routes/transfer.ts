@@ -1,0 +1,323 @@
+// The console's import, export and snapshot endpoints (main port):
+//
+//   POST   /console/v1/import?instance=|new_instance=&kind=&filename=&ignore_unknown=&wait=
+//          body: the file itself (JSON, NDJSON or .zip), streamed to a temporary file; starts
+//          an import job (202 + the job; with wait=1, 200 + the summary or 400 + the error)
+//   GET    /console/v1/jobs, /console/v1/jobs/:id     progress (records, bytes, rate, ETA), summary
+//   DELETE /console/v1/jobs/:id                       cancels (the import rolls back)
+//   POST   /console/v1/export    {resource, format, search | query, columns, instance, ...}
+//   GET    /console/v1/export?resource=&format=&search=<json>&query=<string>&columns=a,b
+//          streamed download (Content-Disposition); a client that goes away stops it
+//   POST   /console/v1/snapshot  {url, api_key | instance, name, db_file, per_page}  -> a job
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiError, badRequest, conflict, notFound } from '../../../src-shared/errors';
+import {
+  exportQuerySchema,
+  exportRequestSchema,
+  exportSearchSchema,
+  importQuerySchema,
+  jobSchema,
+  snapshotRequestSchema,
+  type ExportRequest,
+} from '../../../src-shared/schemas/transfer';
+import type { InstanceInfo, InstanceManager } from '../../instances/manager';
+import { TransferError } from '../../transfer/errors';
+import { prepareExport } from '../../transfer/export';
+import { importFiles, resolveKind } from '../../transfer/import';
+import { JobRegistry } from '../../transfer/jobs';
+import { checkpointFileOf, readCheckpoint, snapshot } from '../../transfer/snapshot';
+import type { ApiDeps } from '../deps';
+import { CONSOLE_URL } from './console';
+import { frontLinkBase } from './public';
+import { errors } from './resources';
+
+export interface TransferDeps {
+  deps: ApiDeps;
+  manager: InstanceManager;
+}
+
+const truthy = (v: string | undefined): boolean => v === '1' || v === 'true';
+
+function slug(name: string): string {
+  const s = name
+    .toLowerCase()
+    .replace(/[^a-z0-9а-яё_-]+/giu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  return s || 'instance';
+}
+
+const stamp = (): string => new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+
+export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
+  const jobs = new JobRegistry();
+  app.addHook('onClose', async () => jobs.close());
+  const tags = ['console'];
+
+  const mainFile = (): string => {
+    const db = o.deps.store().db;
+    if (db.memory) throw new ApiError(400, 'the main instance is in memory: import and export need a database file');
+    return db.name;
+  };
+  const mainDir = (): string => path.dirname(mainFile());
+
+  const findInstance = (ref: string): InstanceInfo => {
+    const info = o.manager.find(ref) ?? o.manager.list().find((i) => i.name === ref);
+    if (!info) throw notFound(`no instance ${ref}`);
+    return info;
+  };
+
+  /** The database file of a local instance (the main one by default). */
+  const localTarget = (ref: string | undefined): { file: string; instance: { id: string; name: string } } => {
+    const info = ref === undefined ? o.manager.list().find((i) => i.kind === 'main')! : findInstance(ref);
+    if (info.kind === 'remote') throw badRequest(`${info.name} is a remote instance: take a snapshot of it first (POST ${CONSOLE_URL}/snapshot)`);
+    return { file: info.kind === 'main' ? mainFile() : info.row!.db_file!, instance: { id: info.id, name: info.name } };
+  };
+
+  const nameTaken = (name: string): boolean => o.manager.list().some((i) => i.name === name);
+
+  const answerJob = async (reply: FastifyReply, job: ReturnType<JobRegistry['start']>, wait: boolean) => {
+    if (!wait) return reply.code(202).header('location', `${CONSOLE_URL}/jobs/${job.id}`).send(job.view());
+    await job.done;
+    const v = job.view();
+    if (v.state === 'done') return reply.code(200).send(v);
+    return reply.code(v.state === 'cancelled' ? 409 : 400).send({ error: v.error?.message ?? v.state, error_code: v.state === 'cancelled' ? 409 : 400 });
+  };
+
+  // ------------------------------------------------------------------------------ import
+  // The upload is not parsed: a scope of its own takes any content type as a raw stream.
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+    const z_ = scope.withTypeProvider<ZodTypeProvider>();
+    z_.post(`${CONSOLE_URL}/import`, {
+      schema: {
+        tags,
+        summary: 'Import an uploaded file (JSON in any API shape, NDJSON, or a .zip of them) into an instance, or into a new local instance',
+        querystring: importQuerySchema,
+        response: { 200: jobSchema, 202: jobSchema, ...errors(400, 401, 404, 409, 500) },
+      },
+      handler: async (req, reply) => {
+        const qy = req.query;
+        if (qy.instance && qy.new_instance) throw badRequest('give either instance or new_instance, not both');
+        try {
+          resolveKind(qy.kind);
+        } catch (e) {
+          throw badRequest((e as Error).message);
+        }
+        let target: string;
+        let instance: { id: string; name: string } | null = null;
+        if (qy.new_instance) {
+          if (nameTaken(qy.new_instance)) throw conflict('name_already_used', ['name']);
+          target = path.resolve(mainDir(), qy.db_file ?? `${slug(qy.new_instance)}-${stamp()}.sqlite`);
+          if (fs.existsSync(target)) throw conflict(`${target} already exists`, ['db_file']);
+        } else {
+          if (qy.db_file) throw badRequest('db_file applies to new_instance only');
+          const t = localTarget(qy.instance);
+          target = t.file;
+          instance = t.instance;
+        }
+        const body = req.body as Readable | undefined;
+        if (!body || typeof (body as Readable).pipe !== 'function') throw badRequest('the upload is empty: send the file as the request body');
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-upload-'));
+        const file = path.join(dir, 'upload');
+        try {
+          await pipeline(body, fs.createWriteStream(file));
+        } catch (e) {
+          fs.rmSync(dir, { recursive: true, force: true });
+          throw badRequest(`the upload did not arrive whole: ${(e as Error).message}`);
+        }
+        if (fs.statSync(file).size === 0) {
+          fs.rmSync(dir, { recursive: true, force: true });
+          throw badRequest(`${qy.filename ?? 'upload'}: the file is empty (no JSON value in it)`);
+        }
+        const label = qy.filename ?? 'upload';
+        const job = jobs.start('import', async (ctx) => {
+          try {
+            if (instance) ctx.setInstance(instance);
+            const summary = await importFiles(target, [file], {
+              labels: [label],
+              kind: qy.kind,
+              ignoreUnknown: truthy(qy.ignore_unknown),
+              signal: ctx.signal,
+              onProgress: (p) => ctx.progress({ phase: p.phase, records: p.records, bytes: p.bytes, total_bytes: p.totalBytes, file: p.file }),
+            });
+            if (qy.new_instance) {
+              try {
+                const view = await o.manager.add({ kind: 'local', name: qy.new_instance, db_file: target });
+                ctx.setInstance({ id: view.id, name: view.name });
+              } catch (e) {
+                throw new TransferError(`imported into ${target}, but the instance could not be added: ${(e as Error).message}`);
+              }
+            }
+            return summary;
+          } finally {
+            fs.rmSync(dir, { recursive: true, force: true });
+          }
+        });
+        return answerJob(reply, job, truthy(qy.wait));
+      },
+    });
+  });
+
+  // ------------------------------------------------------------------------------ jobs
+  const z_ = app.withTypeProvider<ZodTypeProvider>();
+  const idParams = z.object({ id: z.string() });
+  z_.get(`${CONSOLE_URL}/jobs`, {
+    schema: { tags, summary: 'Import and snapshot jobs, newest first', response: { 200: z.array(jobSchema), ...errors(401, 500) } },
+    handler: async () => jobs.list(),
+  });
+  z_.get(`${CONSOLE_URL}/jobs/:id`, {
+    schema: { tags, summary: 'Progress of a job (records, bytes, rate, ETA) and its summary or error', params: idParams, response: { 200: jobSchema, ...errors(401, 404, 500) } },
+    handler: async (req) => {
+      const job = jobs.get(req.params.id);
+      if (!job) throw notFound();
+      return job.view();
+    },
+  });
+  z_.delete(`${CONSOLE_URL}/jobs/:id`, {
+    schema: { tags, summary: 'Cancel a job: an import rolls back; a snapshot keeps its finished pages and can be resumed', params: idParams, response: { 200: jobSchema, ...errors(401, 404, 500) } },
+    handler: async (req) => {
+      const job = jobs.get(req.params.id);
+      if (!job) throw notFound();
+      job.cancel();
+      await Promise.race([job.done, new Promise((r) => setTimeout(r, 10_000).unref())]);
+      return job.view();
+    },
+  });
+
+  // ------------------------------------------------------------------------------ export
+  const runExport = async (req: FastifyRequest, reply: FastifyReply, spec: ExportRequest) => {
+    const { file } = localTarget(spec.instance);
+    const ex = prepareExport(file, {
+      resource: spec.resource,
+      format: spec.format,
+      search: spec.search,
+      query: spec.query,
+      columns: spec.columns,
+      delimiter: spec.delimiter,
+      bom: spec.bom,
+      frontLinkBase: frontLinkBase(req),
+    });
+    const controller = new AbortController();
+    const stream = Readable.from(ex.chunks(controller.signal), { objectMode: false });
+    // A client that goes away ends the export: the generator returns and its read transaction ends.
+    const stop = () => {
+      if (reply.raw.writableFinished) return;
+      controller.abort();
+      stream.destroy();
+    };
+    reply.raw.on('close', stop);
+    stream.on('error', () => ex.close());
+    stream.on('close', () => ex.close());
+    return reply
+      .header('content-type', ex.contentType)
+      .header('content-disposition', `attachment; filename="${ex.filename}"`)
+      .header('x-total-count', String(ex.total))
+      .header('x-export-rows', String(ex.rows))
+      .header('cache-control', 'no-store')
+      .send(stream);
+  };
+  const exportResponse = { 200: z.string().describe('the file: JSON, NDJSON or CSV'), ...errors(400, 401, 404, 500) };
+  z_.post(`${CONSOLE_URL}/export`, {
+    schema: { tags, summary: 'Export a list or search result (the API filters) as JSON in the API shape, NDJSON or CSV; streamed', body: exportRequestSchema, response: exportResponse },
+    handler: async (req, reply) => runExport(req, reply, req.body),
+  });
+  z_.get(`${CONSOLE_URL}/export`, {
+    schema: { tags, summary: 'The same export as a link: search as JSON text, columns comma-separated', querystring: exportQuerySchema, response: exportResponse },
+    handler: async (req, reply) => {
+      const qy = req.query;
+      let search: ExportRequest['search'];
+      if (qy.search !== undefined) {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(qy.search);
+        } catch {
+          throw badRequest('search should be a JSON search request');
+        }
+        const res = exportSearchSchema.safeParse(parsed);
+        if (!res.success) {
+          const issue = res.error.issues[0]!;
+          throw badRequest(`search${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message}`);
+        }
+        search = res.data;
+      }
+      if (search && qy.query !== undefined) throw badRequest('give either search or query, not both');
+      return runExport(req, reply, {
+        resource: qy.resource,
+        format: qy.format,
+        instance: qy.instance,
+        delimiter: qy.delimiter,
+        search,
+        query: qy.query,
+        columns: qy.columns
+          ?.split(',')
+          .map((c) => c.trim())
+          .filter(Boolean),
+        bom: qy.bom === undefined ? undefined : truthy(qy.bom),
+      });
+    },
+  });
+
+  // ------------------------------------------------------------------------------ snapshot
+  z_.post(`${CONSOLE_URL}/snapshot`, {
+    schema: {
+      tags,
+      summary: "Copy a remote platform's finding types, assets and incidents (with occurrences and status changes) into a new local database; resumable",
+      body: snapshotRequestSchema,
+      querystring: z.object({ wait: z.enum(['true', 'false', '1', '0']).optional() }),
+      response: { 200: jobSchema, 202: jobSchema, ...errors(400, 401, 404, 409, 500) },
+    },
+    handler: async (req, reply) => {
+      const b = req.body;
+      let remote: { url: string; apiKey: string; remoteInstanceId?: string | null; caFile?: string | null; pinnedSha256?: string | null; timeoutMs?: number };
+      if (b.instance) {
+        const info = findInstance(b.instance);
+        if (info.kind !== 'remote') throw badRequest(`${info.name} is not a remote instance`);
+        const row = info.row!;
+        const apiKey = o.manager.catalog.vault.get(row.id);
+        if (!apiKey) throw badRequest(`instance ${row.name} has no API key`);
+        remote = { url: row.url!, apiKey, remoteInstanceId: row.remote_instance_id, caFile: row.ca_file, pinnedSha256: row.pinned_sha256, ...(row.timeout_ms ? { timeoutMs: Math.max(row.timeout_ms, 30_000) } : {}) };
+      } else {
+        if (b.ca_file && !fs.existsSync(b.ca_file)) throw badRequest(`ca_file ${b.ca_file} does not exist`);
+        remote = { url: b.url!.replace(/\/+$/, ''), apiKey: b.api_key!, remoteInstanceId: b.remote_instance_id, caFile: b.ca_file, pinnedSha256: b.pinned_sha256 };
+      }
+      const host = (() => {
+        try {
+          return new URL(remote.url).host;
+        } catch {
+          return 'remote';
+        }
+      })();
+      const target = path.resolve(mainDir(), b.db_file ?? `snapshot-${slug(b.name ?? host)}-${stamp()}.sqlite`);
+      const cp = readCheckpoint(target);
+      if (fs.existsSync(target) && (!cp || cp.complete)) throw conflict(`${target} already exists${cp?.complete ? ' (a complete snapshot)' : ''}`, ['db_file']);
+      const existing = b.name ? o.manager.list().find((i) => i.name === b.name) : undefined;
+      if (existing && !(existing.kind === 'local' && existing.row?.db_file === target)) throw conflict('name_already_used', ['name']);
+      const job = jobs.start('snapshot', async (ctx) => {
+        ctx.progress({ phase: 'connecting' });
+        const summary = await snapshot({
+          remote,
+          target,
+          perPage: b.per_page,
+          signal: ctx.signal,
+          onProgress: (p) => ctx.progress({ phase: p.phase, records: p.records, file: checkpointFileOf(target), fraction: p.total ? p.records / p.total : null }),
+        });
+        if (b.name) {
+          const have = o.manager.list().find((i) => i.name === b.name);
+          const view = have ?? (await o.manager.add({ kind: 'local', name: b.name, db_file: target }));
+          ctx.setInstance({ id: view.id, name: view.name });
+        }
+        return summary;
+      });
+      return answerJob(reply, job, truthy(req.query.wait));
+    },
+  });
+}

@@ -1,0 +1,410 @@
+// `export`: any list or search result, in the API's own filters, streamed from a read
+// transaction of its own (one consistent snapshot, constant memory, never blocking the
+// server's connection) to JSON in the API's shape, NDJSON or CSV.
+//
+//   v2 search request (search)        -> {"items":[...],"total":N}   records as <resource>/search answers them
+//   public standard filters (query)   -> {"objects":[...],"total":N} records as the public list answers them
+//
+// Without a limit (search) or page/per_page (query) every match is exported; `total` is the
+// number of matches, counted first. JSON is written one record per line, so a text editor and
+// the importer both report useful line numbers.
+//
+// CSV: a header row of the columns; null is an empty cell; booleans are true / false; numbers
+// as JSON writes them; objects and arrays (json fields, loaded relations, _relations) as compact
+// JSON text in one cell; a text cell starting with = + - @ or a tab is prefixed with ' so that
+// spreadsheets do not run it as a formula; UTF-8 with a byte-order mark unless bom is false.
+import type Database from 'better-sqlite3';
+import { stringify as csvStringify } from 'csv-stringify/sync';
+import { badRequest } from '../../src-shared/errors';
+import { PUBLIC_ENTITIES, publicResource, type PublicEntity } from '../../src-shared/public/entities';
+import { parseStandardQuery, StandardQueryError } from '../../src-shared/public/standard-filters';
+import { fieldsOf, getResource, type FieldInfo, type RelationDef, type ResourceDef } from '../../src-shared/resources/index';
+import { emptySearch, type SearchRequest } from '../../src-shared/schemas/search';
+import type { ExportFormat, ExportSearch } from '../../src-shared/schemas/transfer';
+import { compileStandardQuery } from '../public/query';
+import { decodeRow, SECRET_MASK } from '../store/codec';
+import { openDatabase, type Db } from '../store/db';
+import { columnExpr, compileSearch } from '../store/search';
+import { q } from '../store/sql';
+import { CancelledError } from './errors';
+import { kindByName } from './kinds';
+
+export interface ExportSpec {
+  /** A resource (service_asset_findings), or a public list (incidents, findings, serviceAssets). */
+  resource: string;
+  format: ExportFormat;
+  /** v2 search request: answers {items,total}. */
+  search?: ExportSearch;
+  /** Public standard filters as a query string: answers {objects,total}. */
+  query?: string;
+  columns?: readonly string[];
+  delimiter?: string;
+  bom?: boolean;
+  /** Base URL for the public records' front_link (omitted without one). */
+  frontLinkBase?: string;
+}
+
+export interface PreparedExport {
+  total: number;
+  /** Rows this export writes (total, or the page asked for). */
+  rows: number;
+  shape: 'v2' | 'public';
+  resource: string;
+  filename: string;
+  contentType: string;
+  /** The text, in pieces of about 256 KiB; ends the read transaction when done or abandoned. */
+  chunks(signal?: AbortSignal, onRows?: (n: number) => void): AsyncGenerator<string>;
+  close(): void;
+}
+
+const CHUNK = 256 * 1024;
+
+/** A SQL string literal of a field name (names come from the registry). */
+const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+const RELATION_BATCH = 500;
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  json: 'application/json; charset=utf-8',
+  ndjson: 'application/x-ndjson; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+};
+
+/** A text cell a spreadsheet would run as a formula gets a leading apostrophe. */
+const FORMULA = /^[=+\-@\t\r]/;
+
+/** One CSV cell (see the rules at the top of this file). */
+export function csvCell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  switch (typeof v) {
+    case 'string':
+      return FORMULA.test(v) ? `'${v}` : v;
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'number':
+      return Number.isFinite(v) ? String(v) : '';
+    case 'bigint':
+      return v.toString();
+    default:
+      return JSON.stringify(v);
+  }
+}
+
+/**
+ * The SQL value of a field inside json_object(), as decodeValue reads it: booleans true/false,
+ * json text as JSON (null when it is not JSON), secrets masked. SQLite writes the record's text
+ * itself, several times faster than assembling it in JavaScript; numbers are written so that they
+ * read back the same (a real 10 is written 10.0).
+ */
+function jsonValueSql(f: FieldInfo, col: string): string {
+  if (f.def?.secret) return `CASE WHEN ${col} IS NULL THEN NULL ELSE '${SECRET_MASK}' END`;
+  switch (f.kind) {
+    case 'bool':
+      return `CASE WHEN ${col} IS NULL THEN NULL WHEN ${col} = 1 OR ${col} = '1' THEN json('true') ELSE json('false') END`;
+    case 'json':
+      return `CASE WHEN json_valid(${col}) THEN json(${col}) END`;
+    default:
+      return col;
+  }
+}
+
+function stamp(): string {
+  return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+}
+
+interface Plan {
+  r: ResourceDef;
+  shape: 'v2' | 'public';
+  entity?: PublicEntity;
+  fields: FieldInfo[];
+  /** Belongs-to keys selected only to load relations. */
+  hidden: FieldInfo[];
+  sql: string;
+  params: unknown[];
+  countSql: string;
+  countParams: unknown[];
+  limit: number | null;
+  offset: number;
+  load: string[];
+  idRels: string[];
+}
+
+function queryRecord(query: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(query.startsWith('?') ? query.slice(1) : query)) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+function checkRelations(r: ResourceDef, names: readonly string[], ids: boolean): string[] {
+  for (const n of names) {
+    const rel = r.relations?.[n];
+    if (!rel) throw badRequest(`unknown relation: ${n}`);
+    if (ids && rel.kind === 'belongsTo') throw badRequest(`_relations lists has-many and many-to-many links only: ${n}`);
+  }
+  return [...new Set(names)];
+}
+
+function planExport(spec: ExportSpec): Plan {
+  if (spec.query !== undefined && spec.search) throw badRequest('give either a search request or a standard query, not both');
+  if (spec.query !== undefined) {
+    const entity = PUBLIC_ENTITIES.find((e) => e.path === spec.resource) ?? PUBLIC_ENTITIES.find((e) => e.resource === kindByName(spec.resource)?.name);
+    const base = kindByName(spec.resource);
+    if (!entity && !base) throw badRequest(`unknown resource: ${spec.resource}`);
+    const r = entity ? publicResource(entity) : base!;
+    const raw = queryRecord(spec.query);
+    let parsed;
+    try {
+      parsed = parseStandardQuery(raw);
+    } catch (e) {
+      if (e instanceof StandardQueryError) throw badRequest(e.message);
+      throw e;
+    }
+    const paged = 'page' in raw || 'per_page' in raw;
+    const c = compileStandardQuery(r, parsed);
+    const load = entity ? [...entity.load] : [];
+    const fields = fieldsOf(r);
+    const hidden = load
+      .map((n) => r.relations![n]!)
+      .flatMap((rel) => (rel.kind === 'belongsTo' && !fields.some((f) => f.name === rel.fk) ? [fieldsOf(r).find((f) => f.name === rel.fk)!] : []));
+    const cols = [...fields, ...hidden].map((f) => `${columnExpr(r, f)} AS ${q(f.name)}`).join(', ');
+    const from = `FROM ${q(r.table)} t WHERE ${c.where.sql}`;
+    return {
+      r,
+      shape: 'public',
+      entity,
+      fields,
+      hidden,
+      sql: `SELECT ${cols} ${from} ORDER BY ${c.order} LIMIT ? OFFSET ?`,
+      params: [...c.where.params, paged ? c.limit : -1, paged ? c.offset : 0],
+      countSql: `SELECT COUNT(*) AS n ${from}`,
+      countParams: c.where.params,
+      limit: paged ? c.limit : null,
+      offset: paged ? c.offset : 0,
+      load,
+      idRels: [],
+    };
+  }
+  const r = kindByName(spec.resource);
+  if (!r) throw badRequest(`unknown resource: ${spec.resource}`);
+  const s = spec.search ?? {};
+  const base = emptySearch(0, 0);
+  const req: SearchRequest = {
+    include_fields: s.include_fields ?? base.include_fields,
+    exclude_fields: s.exclude_fields ?? base.exclude_fields,
+    filters: s.filters ?? base.filters,
+    ordering: s.ordering ?? base.ordering,
+    virtual_search: s.virtual_search ?? base.virtual_search,
+    extension_params: s.extension_params ?? base.extension_params,
+    relations: s.relations ?? [],
+    _relations: s._relations,
+    limit: s.limit ?? -1,
+    offset: s.offset ?? 0,
+  };
+  const load = checkRelations(r, req.relations, false);
+  const idRels = checkRelations(r, req._relations ?? [], true);
+  const needFk = load.map((n) => r.relations![n]!).flatMap((rel) => (rel.kind === 'belongsTo' ? [rel.fk] : []));
+  const c = compileSearch(r, req, needFk);
+  return {
+    r,
+    shape: 'v2',
+    fields: c.fields,
+    hidden: c.hidden,
+    sql: c.page.sql,
+    params: c.page.params,
+    countSql: c.count.sql,
+    countParams: c.count.params,
+    limit: s.limit ?? null,
+    offset: s.offset ?? 0,
+    load,
+    idRels,
+  };
+}
+
+/** Loads relations for a batch of records, one query per relation (the store's way). */
+function attach(db: Db, r: ResourceDef, rows: Record<string, unknown>[], items: Record<string, unknown>[], load: readonly string[], idRels: readonly string[]): void {
+  if (!rows.length) return;
+  const idsJson = JSON.stringify(rows.map((row) => row.id));
+  for (const name of load) {
+    const rel = r.relations![name]!;
+    const target = getResource(rel.target);
+    const tf = fieldsOf(target);
+    const cols = tf.map((f) => `${columnExpr(target, f, 'x')} AS ${q(f.name)}`).join(', ');
+    if (rel.kind === 'belongsTo') {
+      const fks = [...new Set(rows.map((row) => row[rel.fk]).filter((v): v is string => typeof v === 'string'))];
+      const found = new Map<string, Record<string, unknown>>();
+      if (fks.length) {
+        for (const row of db.prepare(`SELECT ${cols} FROM ${q(target.table)} x WHERE x.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(fks)) as Record<string, unknown>[]) {
+          found.set(row.id as string, decodeRow(row, tf));
+        }
+      }
+      rows.forEach((row, i) => (items[i]![name] = found.get(row[rel.fk] as string) ?? null));
+      continue;
+    }
+    const sql =
+      rel.kind === 'hasMany'
+        ? `SELECT x.${q(rel.fk)} AS _owner, ${cols} FROM ${q(target.table)} x WHERE x.${q(rel.fk)} IN (SELECT value FROM json_each(?)) ORDER BY x._rid`
+        : `SELECT l.${q(rel.self)} AS _owner, ${cols} FROM ${q(rel.link)} l JOIN ${q(target.table)} x ON x.id = l.${q(rel.other)} WHERE l.${q(rel.self)} IN (SELECT value FROM json_each(?)) ORDER BY x._rid`;
+    const grouped = new Map<string, Record<string, unknown>[]>();
+    for (const row of db.prepare(sql).all(idsJson) as Record<string, unknown>[]) {
+      const owner = row._owner as string;
+      let list = grouped.get(owner);
+      if (!list) grouped.set(owner, (list = []));
+      list.push(decodeRow(row, tf));
+    }
+    rows.forEach((row, i) => (items[i]![name] = grouped.get(row.id as string) ?? []));
+  }
+  if (idRels.length) {
+    const maps = idRels.map((name) => {
+      const rel = r.relations![name]! as Exclude<RelationDef, { kind: 'belongsTo' }>;
+      const sql =
+        rel.kind === 'hasMany'
+          ? `SELECT x.${q(rel.fk)} AS o, x.id AS i FROM ${q(getResource(rel.target).table)} x WHERE x.${q(rel.fk)} IN (SELECT value FROM json_each(?)) ORDER BY x._rid`
+          : `SELECT l.${q(rel.self)} AS o, l.${q(rel.other)} AS i FROM ${q(rel.link)} l WHERE l.${q(rel.self)} IN (SELECT value FROM json_each(?))`;
+      const m = new Map<string, string[]>();
+      for (const row of db.prepare(sql).all(idsJson) as { o: string; i: string }[]) {
+        let list = m.get(row.o);
+        if (!list) m.set(row.o, (list = []));
+        list.push(row.i);
+      }
+      return [name, m] as const;
+    });
+    rows.forEach((row, i) => {
+      const rels: Record<string, string[]> = {};
+      for (const [name, m] of maps) rels[name] = m.get(row.id as string) ?? [];
+      items[i]!._relations = rels;
+    });
+  }
+}
+
+/**
+ * Opens the export: checks the request (400 on a bad one), opens a read connection on `dbFile`,
+ * counts the matches. Nothing is read until chunks() is iterated.
+ */
+export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport {
+  const plan = planExport(spec);
+  const ext = spec.format;
+  const name = plan.entity?.path ?? plan.r.name;
+  const relationNames = [...plan.load, ...(plan.idRels.length ? ['_relations'] : [])];
+  const linkable = plan.shape === 'public' && spec.frontLinkBase && plan.entity;
+  const allColumns = [...plan.fields.map((f) => f.name), ...relationNames, ...(linkable ? ['front_link'] : [])];
+  let columns = allColumns;
+  if (spec.columns?.length) {
+    for (const c of spec.columns) if (!allColumns.includes(c)) throw badRequest(`unknown column: ${c}`);
+    columns = [...new Set(spec.columns)];
+  }
+  if (spec.delimiter !== undefined && spec.delimiter.length !== 1) throw badRequest('delimiter should be one character');
+  const { db } = openDatabase(dbFile, { readonly: true, create: false });
+  let open = true;
+  const close = () => {
+    if (!open) return;
+    open = false;
+    if (db.inTransaction) db.exec('ROLLBACK');
+    db.close();
+  };
+  const needObjects = plan.load.length > 0 || plan.idRels.length > 0 || spec.format === 'csv' || !!linkable;
+  const selected = [...plan.fields, ...plan.hidden];
+  let total: number;
+  let stmt: Database.Statement<unknown[], unknown>;
+  try {
+    db.unsafeMode(true);
+    db.exec('BEGIN');
+    total = (db.prepare(plan.countSql).get(...plan.countParams) as { n: number }).n;
+    if (needObjects) {
+      stmt = db.prepare(plan.sql).raw(true);
+    } else {
+      // JSON and NDJSON without relations: each record's text straight from SQLite, in the page's order.
+      const byName = new Map(plan.fields.map((f) => [f.name, f]));
+      const args = columns.map((c) => `${sqlString(c)}, ${jsonValueSql(byName.get(c)!, `p.${q(c)}`)}`).join(', ');
+      stmt = db.prepare(`SELECT json_object(${args}) FROM (${plan.sql}) p`).pluck(true);
+    }
+  } catch (e) {
+    close();
+    throw e;
+  }
+  const rows = plan.limit === null ? Math.max(0, total - plan.offset) : Math.max(0, Math.min(plan.limit, total - plan.offset));
+  const linkBase = linkable ? `${spec.frontLinkBase}/#/${plan.entity!.link}/` : '';
+
+  async function* chunks(signal?: AbortSignal, onRows?: (n: number) => void): AsyncGenerator<string> {
+    try {
+      const iter = stmt!.iterate(...plan.params);
+      const key = plan.shape === 'v2' ? 'items' : 'objects';
+      let buf = spec.format === 'json' ? `{"${key}":[` : '';
+      let first = true;
+      let n = 0;
+      let pending: Record<string, unknown>[] = [];
+      let pendingRaw: Record<string, unknown>[] = [];
+      const delimiter = spec.delimiter ?? ',';
+      if (spec.format === 'csv') {
+        buf += csvStringify([columns], { delimiter, bom: spec.bom !== false });
+      }
+      const writeRecord = (rec: Record<string, unknown>): string => {
+        if (columns === allColumns && !spec.columns) return JSON.stringify(rec);
+        const o: Record<string, unknown> = {};
+        for (const c of columns) o[c] = rec[c];
+        return JSON.stringify(o);
+      };
+      const emit = (text: string) => {
+        if (spec.format === 'json') {
+          buf += first ? `\n${text}` : `,\n${text}`;
+        } else {
+          buf += `${text}\n`;
+        }
+        first = false;
+      };
+      const drain = () => {
+        if (!pending.length) return;
+        attach(db, plan.r, pendingRaw, pending, plan.load, plan.idRels);
+        if (spec.format === 'csv') {
+          buf += csvStringify(
+            pending.map((rec) => columns.map((c) => csvCell(rec[c]))),
+            { delimiter },
+          );
+        } else {
+          for (const rec of pending) emit(writeRecord(rec));
+        }
+        pending = [];
+        pendingRaw = [];
+      };
+      for (const row of iter) {
+        n++;
+        if (needObjects) {
+          const values = row as unknown[];
+          const raw: Record<string, unknown> = {};
+          selected.forEach((f, i) => (raw[f.name] = values[i]));
+          const rec = decodeRow(raw, plan.fields);
+          if (linkable) rec.front_link = linkBase + String(rec.id);
+          pending.push(rec);
+          pendingRaw.push(raw);
+          if (pending.length >= RELATION_BATCH) drain();
+        } else {
+          emit(row as string);
+        }
+        if (buf.length >= CHUNK) {
+          if (signal?.aborted) throw new CancelledError();
+          onRows?.(n);
+          yield buf;
+          buf = '';
+        }
+      }
+      drain();
+      if (spec.format === 'json') buf += `${first ? '' : '\n'}],"total":${total}}\n`;
+      onRows?.(n);
+      if (buf) yield buf;
+    } finally {
+      close();
+    }
+  }
+
+  return {
+    total,
+    rows,
+    shape: plan.shape,
+    resource: plan.r.name.startsWith('public:') ? (plan.entity?.resource ?? plan.r.name) : plan.r.name,
+    filename: `${name}-${stamp()}.${ext}`,
+    contentType: CONTENT_TYPES[spec.format],
+    chunks,
+    close,
+  };
+}

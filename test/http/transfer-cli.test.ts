@@ -1,0 +1,150 @@
+// `radar-console import | export | snapshot` as scripts run them: exit codes, messages, files,
+// and a snapshot killed mid-way and run again.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src-main/store/db';
+import { seedDemo } from '../../src-main/store/seed';
+import { Store } from '../../src-main/store/store';
+import { getResource, type ResourceDef } from '../../src-shared/resources/index';
+import { cliArgs, ROOT, runCli } from '../helpers/cli';
+import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-transfer-cli-'));
+let src: string;
+let server: TestServer;
+
+beforeAll(async () => {
+  src = path.join(tmp, 'src.sqlite');
+  const { db } = openDatabase(src);
+  seedDemo(new Store(db));
+  db.close();
+  server = await startTestServer({ seed: 'demo' });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function table(file: string, r: ResourceDef, omit: string[] = []): Record<string, unknown>[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return (db.prepare(`SELECT * FROM "${r.table}" ORDER BY id`).all() as Record<string, unknown>[]).map((row) =>
+      Object.fromEntries(Object.entries(row).filter(([k]) => k !== '_rid' && !omit.includes(k))),
+    );
+  } finally {
+    db.close();
+  }
+}
+
+describe('import and export', () => {
+  it('export then import through the command line gives equal data', async () => {
+    const out = path.join(tmp, 'out');
+    fs.mkdirSync(out);
+    const [inc, fin] = await Promise.all([
+      runCli(['export', '--db', src, '--resource', 'incidents', '--query', '', '--format', 'json', '--out', path.join(out, 'incidents.json')]),
+      runCli(['export', '--db', src, '--resource', 'findings', '--format', 'ndjson', '--out', path.join(out, 'findings.ndjson')]),
+    ]);
+    expect(inc.code, inc.stderr).toBe(0);
+    expect(inc.stderr).toMatch(/exported 400 service_asset_findings records \(of 400 matching\) as json to .*incidents\.json/);
+    expect(fin.code, fin.stderr).toBe(0);
+    const dst = path.join(tmp, 'dst.sqlite');
+    const imp = await runCli(['import', '--db', dst, out]);
+    expect(imp.code, imp.stderr).toBe(0);
+    expect(imp.stderr).toMatch(/imported [\d,]+ records from 2 files into .*dst\.sqlite in [\d.]+ s \([\d,]+ records\/s\): .*service_asset_findings 400 new/);
+    expect(imp.stderr).toMatch(/cleared \d+ references to missing records in service_assets\.responsible_group_id/);
+    const summary = JSON.parse(imp.stdout) as { records: number };
+    expect(summary.records).toBeGreaterThan(400);
+    expect(table(dst, getResource('service_asset_findings'))).toEqual(table(src, getResource('service_asset_findings')));
+    expect(table(dst, getResource('findings'))).toEqual(table(src, getResource('findings')));
+  });
+
+  it('writes CSV with chosen columns to stdout', async () => {
+    const res = await runCli(['export', '--db', src, '--resource', 'service_asset_findings', '--format', 'csv', '--columns', 'id,status,risklevel', '--filter', '{"filters":[{"field":"status","filter_type":"equal","value":"new"}]}', '--delimiter', ';', '--out', '-']);
+    expect(res.code, res.stderr).toBe(0);
+    const lines = res.stdout.replace(/^\ufeff/, '').trim().split('\n');
+    expect(lines[0]).toBe('id;status;risklevel');
+    expect(lines.slice(1).every((l) => /^[0-9a-f-]{36};new;[\d.]+$/.test(l))).toBe(true);
+  });
+
+  it('bad flags exit with 2 and say why', async () => {
+    const bad: [string[], RegExp][] = [
+      [['import'], /import needs a file, a folder or a \.zip/],
+      [['import', '--kind', 'nope', src], /unknown resource "nope"/],
+      [['import', path.join(tmp, 'missing.json')], /no such file or folder/],
+      [['export', '--resource', 'findings', '--out', 'x.json'], /export needs --format json, ndjson or csv/],
+      [['export', '--db', src, '--resource', 'findings', '--format', 'json', '--filter', '{bad', '--out', 'x.json'], /--filter must be a JSON search request/],
+      [['export', '--db', src, '--resource', 'nope', '--format', 'json', '--out', 'x.json'], /unknown resource: nope/],
+      [['export', '--bogus'], /Unknown option '--bogus'/],
+      [['snapshot', '--url', 'http://127.0.0.1:1'], /snapshot needs --out/],
+      [['snapshot', '--url', 'ftp://x', '--api-key', 'k', '--out', 'x.sqlite'], /--url must be an http/],
+    ];
+    const results = await Promise.all(bad.map(([args]) => runCli(args)));
+    results.forEach((res, i) => {
+      expect(res.code, bad[i]![0].join(' ')).toBe(2);
+      expect(res.stderr).toMatch(bad[i]![1]);
+    });
+  });
+
+  it('refused data exits with 1, naming the file, the position and the reason; the database is untouched', async () => {
+    const file = path.join(tmp, 'findings.json');
+    fs.writeFileSync(file, '{"objects": [\n  {"id": "6f1c1b8e-2f0f-4a44-9a39-000000000001", "title": "x"},\n  {"id": "6f1c1b');
+    const dst = path.join(tmp, 'never.sqlite');
+    const res = await runCli(['import', '--db', dst, file]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`radar-console: import refused: ${file}:3:`);
+    expect(res.stderr).toMatch(/invalid JSON: the file ends in the middle of a value \(truncated\?\)/);
+    expect(fs.existsSync(dst)).toBe(false);
+  });
+});
+
+describe('snapshot', () => {
+  it('copies a remote into a new database and adds it as an instance of the main database', async () => {
+    const main = path.join(tmp, 'main.sqlite');
+    openDatabase(main).db.close();
+    const out = path.join(tmp, 'snap-full.sqlite');
+    const res = await runCli(['snapshot', '--url', server.main, '--api-key', TEST_KEY, '--out', out, '--add-instance', 'Офлайн', '--db', main, '--per-page', '100']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(/snapshot of http:\/\/127\.0\.0\.1:\d+ complete in .*: findings 40, service_assets 60, service_asset_findings 400, occurrences \d+, service_asset_finding_status_changes 930; status changes: copied; added as instance "Офлайн"/);
+    const db = new Database(main, { readonly: true });
+    const rows = db.prepare('SELECT name, kind, db_file FROM console_instances').all();
+    db.close();
+    expect(rows).toEqual([{ name: 'Офлайн', kind: 'local', db_file: out }]);
+    expect(table(out, getResource('service_asset_findings'))).toEqual(table(server.db, getResource('service_asset_findings')));
+  });
+
+  it('killed mid-way, the same command resumes it and ends with the same data', async () => {
+    const full = path.join(tmp, 'snap-full.sqlite');
+    const out = path.join(tmp, 'snap-killed.sqlite');
+    const args = ['snapshot', '--url', server.main, '--api-key', TEST_KEY, '--out', out, '--per-page', '5'];
+    const child = spawn(process.execPath, cliArgs(args), { cwd: ROOT, stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let pages = 0;
+    for (let i = 0; i < 600 && pages < 4; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      try {
+        pages = (JSON.parse(fs.readFileSync(`${out}.snapshot.json`, 'utf8')) as { pages: number }).pages;
+      } catch {
+        pages = 0;
+      }
+    }
+    child.kill('SIGKILL');
+    await exited;
+    const cp = JSON.parse(fs.readFileSync(`${out}.snapshot.json`, 'utf8')) as { complete: boolean; pages: number };
+    expect(cp.complete).toBe(false);
+    expect(cp.pages).toBeGreaterThanOrEqual(4);
+    const again = await runCli(args);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/resumed and complete/);
+    for (const name of ['findings', 'service_assets', 'service_asset_findings', 'occurrences', 'service_asset_finding_status_changes']) {
+      expect(table(out, getResource(name)), name).toEqual(table(full, getResource(name)));
+    }
+    const done = await runCli(args);
+    expect(done.code).toBe(1);
+    expect(done.stderr).toMatch(/already a complete snapshot/);
+  });
+});
