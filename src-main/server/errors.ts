@@ -34,6 +34,10 @@ export function installErrorHandlers(app: FastifyInstance): void {
       return sendError(reply, 400, validationMessage(err.validation, err.validationContext));
     }
     if (err.validation) return sendError(reply, 400, validationMessage(err.validation as Issue[], err.validationContext));
+    // Another writer (an import into this database) holds the write lock beyond the busy time-out.
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+      return sendError(reply, 503, 'the database is busy (an import is writing to it); try again shortly');
+    }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, media type, body too large): keep the status, a plain text.

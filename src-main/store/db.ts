@@ -13,6 +13,8 @@ export interface OpenOptions {
   /** Create the file (and its folder) when missing; default true. */
   create?: boolean;
   readonly?: boolean;
+  /** How long a write waits for another writer's lock (ms). */
+  busyTimeoutMs?: number;
 }
 
 export function openDatabase(file: string, opts: OpenOptions = {}): { db: Db; created: boolean } {
@@ -26,7 +28,9 @@ export function openDatabase(file: string, opts: OpenOptions = {}): { db: Db; cr
   if (!memory && !opts.readonly) db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
+  // A writer waits this long for another (an import) before the request is refused with 503;
+  // better-sqlite3 waits synchronously, so the wait is kept short.
+  db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 1000}`);
   db.pragma('temp_store = MEMORY');
   db.pragma('cache_size = -65536');
   db.function('rc_fold', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? fold(v) : v === null ? null : fold(String(v))));

@@ -48,6 +48,22 @@ export function columnExpr(r: ResourceDef, f: FieldInfo, alias = 't'): string {
   return `${alias}.${q(f.name)}`;
 }
 
+/** Relation names a request asks to load; 400 for an unknown one. */
+export function checkRelationNames(r: ResourceDef, names: readonly string[]): string[] {
+  for (const n of names) if (!r.relations?.[n]) throw badRequest(`unknown relation: ${n}`);
+  return [...new Set(names)];
+}
+
+/** Relation names whose ids go in `_relations`: has-many and many-to-many only. */
+export function checkIdRelationNames(r: ResourceDef, names: readonly string[]): string[] {
+  for (const n of names) {
+    const rel = r.relations?.[n];
+    if (!rel) throw badRequest(`unknown relation: ${n}`);
+    if (rel.kind === 'belongsTo') throw badRequest(`_relations lists has-many and many-to-many links only: ${n}`);
+  }
+  return [...new Set(names)];
+}
+
 export function requireField(r: ResourceDef, name: unknown, what = 'field'): FieldInfo {
   if (typeof name !== 'string') throw badRequest(`${what} should be a string`);
   const f = fieldOf(r, name);

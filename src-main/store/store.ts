@@ -21,7 +21,18 @@ import { nowTs } from '../../src-shared/time';
 import { decodeRow, encodeValue } from './codec';
 import type { Db } from './db';
 import { storeHooks, type WriteContext } from './hooks';
-import { columnExpr, compileSearch, requireField, selectByRids, whereClause, whereSql, type Sql, type SqlContext } from './search';
+import {
+  checkIdRelationNames,
+  checkRelationNames,
+  columnExpr,
+  compileSearch,
+  requireField,
+  selectByRids,
+  whereClause,
+  whereSql,
+  type Sql,
+  type SqlContext,
+} from './search';
 import { placeholders, q } from './sql';
 
 export type Rec = Record<string, unknown>;
@@ -127,8 +138,8 @@ export class Store {
   }
 
   search(r: ResourceDef, req: SearchRequest): SearchResult {
-    const relNames = this.checkRelationNames(r, req.relations);
-    const idRels = this.checkIdRelationNames(r, req._relations ?? []);
+    const relNames = checkRelationNames(r, req.relations);
+    const idRels = checkIdRelationNames(r, req._relations ?? []);
     const needFk = relNames
       .map((n) => r.relations![n]!)
       .filter((rel): rel is Extract<RelationDef, { kind: 'belongsTo' }> => rel.kind === 'belongsTo')
@@ -169,7 +180,7 @@ export class Store {
     const id = rawId.toLowerCase();
     const rec = this.find(r, id);
     if (!rec) throw notFound();
-    const names = relations === undefined ? relationsOf(r).map(([n]) => n) : this.checkRelationNames(r, relations);
+    const names = relations === undefined ? relationsOf(r).map(([n]) => n) : checkRelationNames(r, relations);
     const rows = [this.rawRow(r, id)!];
     this.attachRelations(
       r,
@@ -197,20 +208,6 @@ export class Store {
 
   exists(r: ResourceDef, id: string): boolean {
     return isUuid(id) && !!this.get1(`SELECT 1 AS x FROM ${q(r.table)} WHERE id = ?`, [id.toLowerCase()]);
-  }
-
-  private checkRelationNames(r: ResourceDef, names: readonly string[]): string[] {
-    for (const n of names) if (!r.relations?.[n]) throw badRequest(`unknown relation: ${n}`);
-    return [...new Set(names)];
-  }
-
-  private checkIdRelationNames(r: ResourceDef, names: readonly string[]): string[] {
-    for (const n of names) {
-      const rel = r.relations?.[n];
-      if (!rel) throw badRequest(`unknown relation: ${n}`);
-      if (rel.kind === 'belongsTo') throw badRequest(`_relations lists has-many and many-to-many links only: ${n}`);
-    }
-    return [...new Set(names)];
   }
 
   /**
@@ -246,8 +243,12 @@ export class Store {
     return { items, total };
   }
 
-  /** Loads relations for a page in one query per relation (never one per row). */
-  private attachRelations(r: ResourceDef, rows: Rec[], items: Rec[], load: readonly string[], ids: readonly string[], relatedComputed = true): void {
+  /**
+   * Loads relations for a page in one query per relation (never one per row): `load` fills each
+   * item's relation keys (objects or lists), `ids` its `_relations`. `rows` are the raw rows
+   * (they hold `id` and the belongs-to keys), `items` the decoded records, in the same order.
+   */
+  attachRelations(r: ResourceDef, rows: Rec[], items: Rec[], load: readonly string[], ids: readonly string[], relatedComputed = true): void {
     if (!rows.length || (!load.length && !ids.length)) return;
     const ownerIds = rows.map((row) => row.id as string);
     const idsJson = JSON.stringify(ownerIds);

@@ -24,8 +24,9 @@ import type { ExportFormat, ExportSearch } from '../../src-shared/schemas/transf
 import { compileStandardQuery } from '../public/query';
 import { decodeRow, SECRET_MASK } from '../store/codec';
 import { openDatabase, type Db } from '../store/db';
-import { columnExpr, compileSearch } from '../store/search';
+import { checkIdRelationNames, checkRelationNames, columnExpr, compileSearch } from '../store/search';
 import { q } from '../store/sql';
+import { Store } from '../store/store';
 import { CancelledError } from './errors';
 import { kindByName } from './kinds';
 
@@ -137,15 +138,6 @@ function queryRecord(query: string): Record<string, string | string[]> {
   return out;
 }
 
-function checkRelations(r: ResourceDef, names: readonly string[], ids: boolean): string[] {
-  for (const n of names) {
-    const rel = r.relations?.[n];
-    if (!rel) throw badRequest(`unknown relation: ${n}`);
-    if (ids && rel.kind === 'belongsTo') throw badRequest(`_relations lists has-many and many-to-many links only: ${n}`);
-  }
-  return [...new Set(names)];
-}
-
 function planExport(spec: ExportSpec): Plan {
   if (spec.query !== undefined && spec.search) throw badRequest('give either a search request or a standard query, not both');
   if (spec.query !== undefined) {
@@ -202,8 +194,8 @@ function planExport(spec: ExportSpec): Plan {
     limit: s.limit ?? -1,
     offset: s.offset ?? 0,
   };
-  const load = checkRelations(r, req.relations, false);
-  const idRels = checkRelations(r, req._relations ?? [], true);
+  const load = checkRelationNames(r, req.relations);
+  const idRels = checkIdRelationNames(r, req._relations ?? []);
   const needFk = load.map((n) => r.relations![n]!).flatMap((rel) => (rel.kind === 'belongsTo' ? [rel.fk] : []));
   const c = compileSearch(r, req, needFk);
   return {
@@ -220,62 +212,6 @@ function planExport(spec: ExportSpec): Plan {
     load,
     idRels,
   };
-}
-
-/** Loads relations for a batch of records, one query per relation (the store's way). */
-function attach(db: Db, r: ResourceDef, rows: Record<string, unknown>[], items: Record<string, unknown>[], load: readonly string[], idRels: readonly string[]): void {
-  if (!rows.length) return;
-  const idsJson = JSON.stringify(rows.map((row) => row.id));
-  for (const name of load) {
-    const rel = r.relations![name]!;
-    const target = getResource(rel.target);
-    const tf = fieldsOf(target);
-    const cols = tf.map((f) => `${columnExpr(target, f, 'x')} AS ${q(f.name)}`).join(', ');
-    if (rel.kind === 'belongsTo') {
-      const fks = [...new Set(rows.map((row) => row[rel.fk]).filter((v): v is string => typeof v === 'string'))];
-      const found = new Map<string, Record<string, unknown>>();
-      if (fks.length) {
-        for (const row of db.prepare(`SELECT ${cols} FROM ${q(target.table)} x WHERE x.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(fks)) as Record<string, unknown>[]) {
-          found.set(row.id as string, decodeRow(row, tf));
-        }
-      }
-      rows.forEach((row, i) => (items[i]![name] = found.get(row[rel.fk] as string) ?? null));
-      continue;
-    }
-    const sql =
-      rel.kind === 'hasMany'
-        ? `SELECT x.${q(rel.fk)} AS _owner, ${cols} FROM ${q(target.table)} x WHERE x.${q(rel.fk)} IN (SELECT value FROM json_each(?)) ORDER BY x._rid`
-        : `SELECT l.${q(rel.self)} AS _owner, ${cols} FROM ${q(rel.link)} l JOIN ${q(target.table)} x ON x.id = l.${q(rel.other)} WHERE l.${q(rel.self)} IN (SELECT value FROM json_each(?)) ORDER BY x._rid`;
-    const grouped = new Map<string, Record<string, unknown>[]>();
-    for (const row of db.prepare(sql).all(idsJson) as Record<string, unknown>[]) {
-      const owner = row._owner as string;
-      let list = grouped.get(owner);
-      if (!list) grouped.set(owner, (list = []));
-      list.push(decodeRow(row, tf));
-    }
-    rows.forEach((row, i) => (items[i]![name] = grouped.get(row.id as string) ?? []));
-  }
-  if (idRels.length) {
-    const maps = idRels.map((name) => {
-      const rel = r.relations![name]! as Exclude<RelationDef, { kind: 'belongsTo' }>;
-      const sql =
-        rel.kind === 'hasMany'
-          ? `SELECT x.${q(rel.fk)} AS o, x.id AS i FROM ${q(getResource(rel.target).table)} x WHERE x.${q(rel.fk)} IN (SELECT value FROM json_each(?)) ORDER BY x._rid`
-          : `SELECT l.${q(rel.self)} AS o, l.${q(rel.other)} AS i FROM ${q(rel.link)} l WHERE l.${q(rel.self)} IN (SELECT value FROM json_each(?))`;
-      const m = new Map<string, string[]>();
-      for (const row of db.prepare(sql).all(idsJson) as { o: string; i: string }[]) {
-        let list = m.get(row.o);
-        if (!list) m.set(row.o, (list = []));
-        list.push(row.i);
-      }
-      return [name, m] as const;
-    });
-    rows.forEach((row, i) => {
-      const rels: Record<string, string[]> = {};
-      for (const [name, m] of maps) rels[name] = m.get(row.id as string) ?? [];
-      items[i]!._relations = rels;
-    });
-  }
 }
 
 /**
@@ -296,6 +232,7 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
   }
   if (spec.delimiter !== undefined && spec.delimiter.length !== 1) throw badRequest('delimiter should be one character');
   const { db } = openDatabase(dbFile, { readonly: true, create: false });
+  const store = new Store(db);
   let open = true;
   const close = () => {
     if (!open) return;
@@ -355,7 +292,7 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
       };
       const drain = () => {
         if (!pending.length) return;
-        attach(db, plan.r, pendingRaw, pending, plan.load, plan.idRels);
+        store.attachRelations(plan.r, pendingRaw, pending, plan.load, plan.idRels, plan.shape === 'v2');
         if (spec.format === 'csv') {
           buf += csvStringify(
             pending.map((rec) => columns.map((c) => csvCell(rec[c]))),

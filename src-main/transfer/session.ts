@@ -137,7 +137,7 @@ export class ImportSession {
     readonly file: string,
     private readonly opts: SessionOptions = {},
   ) {
-    const { db, created } = openDatabase(file);
+    const { db, created } = openDatabase(file, { busyTimeoutMs: 5000 });
     this.db = db;
     this.created = created;
     db.pragma(`cache_size = -${Math.round(opts.cacheKiB ?? DEFAULT_CACHE_KIB)}`);
