@@ -268,13 +268,11 @@ async function childImport(dataDir: string, dbFile: string): Promise<void> {
 async function childExport(dbFile: string, outFile: string): Promise<void> {
   const t0 = performance.now();
   const ex = prepareExport(dbFile, { resource: 'service_asset_findings', format: 'ndjson' });
-  const out = fs.createWriteStream(outFile, { highWaterMark: 1 << 20 });
+  // As `radar-console export --out FILE` writes: synchronous writes of the streamed chunks.
+  const fd = fs.openSync(outFile, 'w');
   let rows = 0;
-  for await (const chunk of ex.chunks(undefined, (n) => (rows = n))) {
-    if (!out.write(chunk)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
+  for await (const chunk of ex.chunks(undefined, (n) => (rows = n))) fs.writeSync(fd, chunk);
+  fs.closeSync(fd);
   const res: ChildResult = { ms: since(t0), rows, maxRssKiB: process.resourceUsage().maxRSS };
   process.stdout.write(`RESULT ${JSON.stringify(res)}\n`);
 }

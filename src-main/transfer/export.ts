@@ -54,11 +54,11 @@ export interface PreparedExport {
   filename: string;
   contentType: string;
   /** The text, in pieces of about 256 KiB; ends the read transaction when done or abandoned. */
-  chunks(signal?: AbortSignal, onRows?: (n: number) => void): AsyncGenerator<string>;
+  chunks(signal?: AbortSignal, onRows?: (n: number) => void): AsyncGenerator<Buffer>;
   close(): void;
 }
 
-const CHUNK = 256 * 1024;
+const CHUNK = 1024 * 1024;
 
 /** A SQL string literal of a field name (names come from the registry). */
 const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`;
@@ -251,10 +251,11 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
     if (needObjects) {
       stmt = db.prepare(plan.sql).raw(true);
     } else {
-      // JSON and NDJSON without relations: each record's text straight from SQLite, in the page's order.
+      // JSON and NDJSON without relations: each record's UTF-8 text straight from SQLite (a BLOB,
+      // so it is never decoded into a JavaScript string and encoded again), in the page's order.
       const byName = new Map(plan.fields.map((f) => [f.name, f]));
       const args = columns.map((c) => `${sqlString(c)}, ${jsonValueSql(byName.get(c)!, `p.${q(c)}`)}`).join(', ');
-      stmt = db.prepare(`SELECT json_object(${args}) FROM (${plan.sql}) p`).pluck(true);
+      stmt = db.prepare(`SELECT CAST(json_object(${args}) AS BLOB) FROM (${plan.sql}) p`).pluck(true);
     }
   } catch (e) {
     close();
@@ -263,30 +264,49 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
   const rows = plan.limit === null ? Math.max(0, total - plan.offset) : Math.max(0, Math.min(plan.limit, total - plan.offset));
   const linkBase = linkable ? `${spec.frontLinkBase}/#/${plan.entity!.link}/` : '';
 
-  async function* chunks(signal?: AbortSignal, onRows?: (n: number) => void): AsyncGenerator<string> {
+  async function* chunks(signal?: AbortSignal, onRows?: (n: number) => void): AsyncGenerator<Buffer> {
     try {
       const iter = stmt!.iterate(...plan.params);
       const key = plan.shape === 'v2' ? 'items' : 'objects';
-      let buf = spec.format === 'json' ? `{"${key}":[` : '';
+      // The chunk being filled: text pieces and SQLite's UTF-8 records, joined once per chunk.
+      let parts: Buffer[] = [];
+      let size = 0;
+      const push = (b: Buffer) => {
+        parts.push(b);
+        size += b.length;
+      };
+      const pushText = (t: string) => {
+        if (t) push(Buffer.from(t, 'utf8'));
+      };
+      const take = (): Buffer => {
+        const out = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
+        parts = [];
+        size = 0;
+        return out;
+      };
+      pushText(spec.format === 'json' ? `{"${key}":[` : '');
       let first = true;
       let n = 0;
       let pending: Record<string, unknown>[] = [];
       let pendingRaw: Record<string, unknown>[] = [];
       const delimiter = spec.delimiter ?? ',';
-      if (spec.format === 'csv') {
-        buf += csvStringify([columns], { delimiter, bom: spec.bom !== false });
-      }
+      if (spec.format === 'csv') pushText(csvStringify([columns], { delimiter, bom: spec.bom !== false }));
       const writeRecord = (rec: Record<string, unknown>): string => {
         if (columns === allColumns && !spec.columns) return JSON.stringify(rec);
         const o: Record<string, unknown> = {};
         for (const c of columns) o[c] = rec[c];
         return JSON.stringify(o);
       };
-      const emit = (text: string) => {
+      const NL = Buffer.from('\n');
+      const COMMA_NL = Buffer.from(',\n');
+      const emit = (record: string | Buffer) => {
+        const b = typeof record === 'string' ? Buffer.from(record, 'utf8') : record;
         if (spec.format === 'json') {
-          buf += first ? `\n${text}` : `,\n${text}`;
+          push(first ? NL : COMMA_NL);
+          push(b);
         } else {
-          buf += `${text}\n`;
+          push(b);
+          push(NL);
         }
         first = false;
       };
@@ -294,9 +314,11 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
         if (!pending.length) return;
         store.attachRelations(plan.r, pendingRaw, pending, plan.load, plan.idRels, plan.shape === 'v2');
         if (spec.format === 'csv') {
-          buf += csvStringify(
-            pending.map((rec) => columns.map((c) => csvCell(rec[c]))),
-            { delimiter },
+          pushText(
+            csvStringify(
+              pending.map((rec) => columns.map((c) => csvCell(rec[c]))),
+              { delimiter },
+            ),
           );
         } else {
           for (const rec of pending) emit(writeRecord(rec));
@@ -316,19 +338,18 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
           pendingRaw.push(raw);
           if (pending.length >= RELATION_BATCH) drain();
         } else {
-          emit(row as string);
+          emit(row as Buffer);
         }
-        if (buf.length >= CHUNK) {
+        if (size >= CHUNK) {
           if (signal?.aborted) throw new CancelledError();
           onRows?.(n);
-          yield buf;
-          buf = '';
+          yield take();
         }
       }
       drain();
-      if (spec.format === 'json') buf += `${first ? '' : '\n'}],"total":${total}}\n`;
+      if (spec.format === 'json') pushText(`${first ? '' : '\n'}],"total":${total}}\n`);
       onRows?.(n);
-      if (buf) yield buf;
+      if (size) yield take();
     } finally {
       close();
     }
