@@ -7,6 +7,7 @@ import { app, BrowserWindow, ipcMain, nativeTheme, safeStorage, session, shell, 
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../server/start';
+import { CSP } from '../server/static';
 import { applyMenu } from './menu';
 import { parseMenu } from './menu-spec';
 import { loadWindowState, trackWindowState } from './window-state';
@@ -15,20 +16,6 @@ let server: RunningServer | undefined;
 let win: BrowserWindow | undefined;
 
 const sessionKey = crypto.randomBytes(24).toString('base64url');
-
-/** The page's policy, also applied here to every answer of the embedded server. */
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self' data:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'",
-].join('; ');
 
 function isOwnUrl(url: string): boolean {
   return !!server && (url === server.main || url.startsWith(`${server.main}/`));

@@ -18,7 +18,8 @@ export function isStaticRequest(req: FastifyRequest): boolean {
   return url === '/' || url === '/index.html' || url.startsWith('/assets/') || url === '/favicon.svg' || url === '/favicon.ico';
 }
 
-const CSP = [
+/** The console's Content-Security-Policy (the Electron window applies it to every answer too). */
+export const CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
