@@ -95,8 +95,10 @@ if (!app.requestSingleInstanceLock()) {
     const allowed = (perm: string, origin: string | undefined) => perm === 'clipboard-sanitized-write' && !!origin && isOwnUrl(origin.replace(/\/$/, ''));
     ses.setPermissionRequestHandler((wc, perm, cb, details) => cb(allowed(perm, details.requestingUrl ?? wc.getURL())));
     ses.setPermissionCheckHandler((_wc, perm, origin) => allowed(perm, origin));
-    // Nothing but the embedded server is ever fetched.
-    ses.webRequest.onBeforeRequest((details, cb) => cb({ cancel: !(isOwnUrl(details.url) || details.url.startsWith('devtools://') || details.url.startsWith('data:')) }));
+    // Only the embedded server, and the page's own in-memory URLs (data:, and blob: for exports
+    // saved through a download link), are ever loaded.
+    const loadable = (url: string) => isOwnUrl(url) || url.startsWith('devtools://') || url.startsWith('data:') || (!!server && url.startsWith(`blob:${server.main}/`));
+    ses.webRequest.onBeforeRequest((details, cb) => cb({ cancel: !loadable(details.url) }));
     ses.webRequest.onHeadersReceived((details, cb) => {
       const headers = { ...details.responseHeaders };
       if (isOwnUrl(details.url) && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-security-policy')) headers['Content-Security-Policy'] = [CSP];

@@ -5,6 +5,9 @@ import { getAction, keyLabel, setAnnouncer } from './actions/registry';
 import { useKeyboard } from './actions/keyboard';
 import { useDesktopMenu } from './actions/menu';
 import { ColumnsDialog } from './components/ColumnsDialog';
+import { DropZone } from './components/DropZone';
+import { ExportCsvDialog } from './components/ExportCsvDialog';
+import { ImportDialog, ImportFilePicker, pickImportFiles } from './components/ImportDialog';
 import { desktop } from './desktop';
 import { InstanceSwitcher } from './components/InstanceSwitcher';
 import { Notices } from './components/Notices';
@@ -31,6 +34,10 @@ function DialogHost() {
       return <RiskDialog refs={dialog.refs} />;
     case 'columns':
       return <ColumnsDialog table={dialog.table} />;
+    case 'import':
+      return <ImportDialog />;
+    case 'exportCsv':
+      return <ExportCsvDialog source={dialog.source} target={dialog.target} />;
   }
 }
 
@@ -125,6 +132,11 @@ export function App() {
         {status === 'ready' && <Nav route={route} />}
         <span className="spacer" />
         {status === 'ready' && (
+          <button type="button" className="ghost import-button" onClick={pickImportFiles} title={t('import.buttonHint', { key: keyLabel('Mod+O') })} aria-keyshortcuts="Control+O">
+            {t('import.button')}
+          </button>
+        )}
+        {status === 'ready' && (
           <button type="button" className="ghost palette-button" onClick={() => setPalette(true)} aria-keyshortcuts="Control+K" title={t('actions.palette')}>
             {t('prefs.commands')} <kbd>{keyLabel('Mod+K')}</kbd>
           </button>
@@ -140,6 +152,8 @@ export function App() {
       <Palette />
       <DialogHost />
       <Notices />
+      {status === 'ready' && <DropZone />}
+      {status === 'ready' && <ImportFilePicker />}
     </div>
   );
 }

@@ -249,6 +249,32 @@ describe('import', () => {
     expect(seen.at(-1)!.records).toBe(n);
     expect(job.progress.total_bytes).toBe(Buffer.byteLength(big));
   });
+
+  it('an upload whose client goes away before the answer (a cancelled upload) writes nothing', async () => {
+    const ids = Array.from({ length: 3_000 }, (_, i) => `7a2d0c4e-1b3f-4c5d-8e9f-${String(i).padStart(12, '0')}`);
+    const body = ids.map((id, i) => JSON.stringify({ id, title: `Брошенная загрузка ${i}`, description: 'y'.repeat(300), display_id: 90_000 + i })).join('\n');
+    const before = dump(dst.db);
+    const jobsBefore = new Set(((await dst.call('GET', '/console/v1/jobs')).body as { id: string }[]).map((j) => j.id));
+    const u = new URL(`${dst.main}/console/v1/import?filename=findings.ndjson`);
+    // The whole file is sent, then the connection is dropped before the answer is read.
+    await new Promise<void>((resolve) => {
+      const req = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method: 'POST', headers: { ...H, 'content-type': 'application/x-ndjson', 'content-length': Buffer.byteLength(body) } });
+      req.on('error', () => resolve());
+      req.on('close', () => resolve());
+      req.end(body, () => req.destroy());
+    });
+    // Whatever the server started for it ends cancelled, and nothing was written.
+    let jobs: { id: string; state: string }[] = [];
+    for (let i = 0; i < 200; i++) {
+      jobs = ((await dst.call('GET', '/console/v1/jobs')).body as { id: string; state: string }[]).filter((j) => !jobsBefore.has(j.id));
+      if (jobs.every((j) => j.state !== 'running')) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    jobs = ((await dst.call('GET', '/console/v1/jobs')).body as { id: string; state: string }[]).filter((j) => !jobsBefore.has(j.id));
+    expect(jobs.map((j) => j.state).filter((s) => s !== 'cancelled')).toEqual([]);
+    expect(dump(dst.db)).toEqual(before);
+  });
 });
 
 async function waitJob(s: TestServer, id: string): Promise<any> {

@@ -139,6 +139,14 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
           throw badRequest(`${qy.filename ?? 'upload'}: the file is empty (no JSON value in it)`);
         }
         const label = qy.filename ?? 'upload';
+        // A client that went away during the upload (the console's Cancel) gets no import: it
+        // could neither watch nor cancel it. (The request stream is destroyed once read whole
+        // in any case: the socket and the reply tell whether the client is still there.)
+        const gone = () => reply.raw.destroyed || !!req.raw.socket?.destroyed;
+        if (gone()) {
+          fs.rmSync(dir, { recursive: true, force: true });
+          throw badRequest('the client went away before the upload was imported');
+        }
         const job = jobs.start('import', async (ctx) => {
           try {
             if (instance) ctx.setInstance(instance);
@@ -162,6 +170,12 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
             fs.rmSync(dir, { recursive: true, force: true });
           }
         });
+        if (!truthy(qy.wait)) {
+          // ... and one that goes away before it has the answer (with the job's id) cancels it.
+          reply.raw.on('close', () => {
+            if (!reply.raw.writableFinished) job.cancel();
+          });
+        }
         return answerJob(reply, job, truthy(qy.wait));
       },
     });

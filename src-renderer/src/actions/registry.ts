@@ -1,10 +1,12 @@
 // Every console action, declared once (id, label, shortcut, when it applies, what it does) and
 // used by the toolbar, the row menu, the keyboard, the command palette and the desktop menu.
+import { exportTargets, runExport, withoutPaging, type ExportSource } from '../data/exports';
 import { currentLang, setLangPreference } from '../i18n';
 import { currentRoute, navigate, type Route } from '../router';
 import { useChanges } from '../state/changes';
 import type { RowRef } from '../state/incidents';
 import { useSession } from '../state/session';
+import { useTransfers } from '../state/transfers';
 import { useUi } from '../state/ui';
 
 /** What the incident list offers to actions while it is on screen. */
@@ -33,9 +35,19 @@ export function setIncidentsController(c: IncidentsController | null): void {
   notifyActions();
 }
 
+let exportSource: ExportSource | null = null;
+
+/** The list the view on screen exports (its request, its columns); null where nothing exports. */
+export function setExportSource(s: ExportSource | null): void {
+  exportSource = s;
+  notifyActions();
+}
+
 export interface ActionContext {
   route: Route;
   incidents: IncidentsController | null;
+  /** What the view on screen exports. */
+  exportSource: ExportSource | null;
   busy: boolean;
   canUndo: boolean;
   dialogOpen: boolean;
@@ -47,6 +59,7 @@ export function actionContext(): ActionContext {
   return {
     route: currentRoute(),
     incidents: useSession.getState().status === 'ready' ? controller : null,
+    exportSource: useSession.getState().status === 'ready' ? exportSource : null,
     busy: ch.progress !== null,
     canUndo: ch.last !== null && ch.progress === null,
     dialogOpen: ui.dialog !== null || ui.paletteOpen,
@@ -72,6 +85,13 @@ const onIncidents = (ctx: ActionContext) => ctx.incidents !== null && ctx.route.
 const withTargets = (ctx: ActionContext) => onIncidents(ctx) && !ctx.busy && (ctx.incidents?.targets().length ?? 0) > 0;
 
 const go = (route: Route) => () => navigate(route);
+
+/** An export from an action goes to the one instance shown (a merged list exports from the menu, instance by instance). */
+const exportTarget = (ctx: ActionContext) => {
+  const targets = ctx.exportSource ? exportTargets() : [];
+  return targets.length === 1 && targets[0]!.exportable ? targets[0]! : null;
+};
+const canExport = (ctx: ActionContext) => signedIn() && exportTarget(ctx) !== null;
 
 export const ACTIONS: readonly Action[] = [
   {
@@ -179,6 +199,36 @@ export const ACTIONS: readonly Action[] = [
   { id: 'go.resources', label: 'actions.goResources', group: 'go', keys: ['Alt+2'], global: true, enabled: signedIn, run: go({ view: 'resources' }) },
   { id: 'go.search', label: 'actions.goSearch', group: 'go', keys: ['Alt+3'], global: true, enabled: signedIn, run: go({ view: 'search' }) },
   { id: 'go.public', label: 'actions.goPublic', group: 'go', keys: ['Alt+4'], global: true, enabled: signedIn, run: go({ view: 'public' }) },
+  {
+    id: 'app.import',
+    label: 'actions.import',
+    group: 'app',
+    keys: ['Mod+O'],
+    global: true,
+    enabled: signedIn,
+    run: () => useTransfers.getState().openImport(),
+  },
+  {
+    id: 'app.exportJson',
+    label: 'actions.exportJson',
+    group: 'app',
+    enabled: canExport,
+    run: (c) => runExport(withoutPaging(c.exportSource!), 'json', exportTarget(c)!),
+  },
+  {
+    id: 'app.exportNdjson',
+    label: 'actions.exportNdjson',
+    group: 'app',
+    enabled: canExport,
+    run: (c) => runExport(withoutPaging(c.exportSource!), 'ndjson', exportTarget(c)!),
+  },
+  {
+    id: 'app.exportCsv',
+    label: 'actions.exportCsv',
+    group: 'app',
+    enabled: canExport,
+    run: (c) => useUi.getState().openDialog({ kind: 'exportCsv', source: withoutPaging(c.exportSource!), target: exportTarget(c)! }),
+  },
   { id: 'app.signOut', label: 'actions.signOut', group: 'app', enabled: signedIn, run: () => useSession.getState().signOut() },
 ];
 

@@ -1,10 +1,17 @@
-// A modal dialog on the native <dialog> element (focus trap, Escape, backdrop).
+// A modal dialog on the native <dialog> element (focus trap, Escape, backdrop); the focus goes
+// back where it was when the dialog closes.
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
-export function Dialog(props: { title: string; onClose(): void; children: ReactNode; wide?: boolean; footer?: ReactNode }) {
+export function Dialog(props: { title: string; onClose(): void; children: ReactNode; wide?: boolean; footer?: ReactNode; className?: string; describedBy?: string }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const { onClose } = props;
+  useEffect(() => {
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    return () => {
+      if (before && before.isConnected && before !== document.body) before.focus({ preventScroll: true });
+    };
+  }, []);
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
@@ -17,7 +24,13 @@ export function Dialog(props: { title: string; onClose(): void; children: ReactN
     return () => d.removeEventListener('cancel', cancel);
   }, [onClose]);
   return (
-    <dialog ref={ref} className={`dialog${props.wide ? ' is-wide' : ''}`} aria-labelledby={titleId} onClick={(e) => e.target === ref.current && onClose()}>
+    <dialog
+      ref={ref}
+      className={`dialog${props.wide ? ' is-wide' : ''}${props.className ? ` ${props.className}` : ''}`}
+      aria-labelledby={titleId}
+      aria-describedby={props.describedBy}
+      onClick={(e) => e.target === ref.current && onClose()}
+    >
       <div className="dialog-body">
         <h2 id={titleId} className="dialog-title">
           {props.title}

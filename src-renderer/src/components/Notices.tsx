@@ -1,9 +1,11 @@
-// Notices (results of actions, with an undo where it applies) and the progress of a change.
+// Notices (results of actions, with an undo where it applies), the progress of a change, and
+// the transfers (exports downloading, an import running with its dialog hidden).
 import { runAction } from '../actions/registry';
 import { useI18n } from '../i18n';
 import { formatNumber } from '../i18n/format';
 import { useChanges } from '../state/changes';
 import { useUi } from '../state/ui';
+import { TransferTray } from './TransferTray';
 
 export function Notices() {
   const { t, lang } = useI18n();
@@ -11,7 +13,9 @@ export function Notices() {
   const dismiss = useUi((s) => s.dismiss);
   const progress = useChanges((s) => s.progress);
   return (
-    <div className="notices" aria-live="polite">
+    <div className="notices">
+      <TransferTray />
+      <div className="notices-live" aria-live="polite">
       {progress && (
         <div className="notice is-progress" role="status">
           <span>
@@ -44,6 +48,7 @@ export function Notices() {
           </button>
         </div>
       ))}
+      </div>
     </div>
   );
 }

@@ -59,3 +59,45 @@ export function sortByText<T>(lang: Lang, items: readonly T[], key: (item: T) =>
   const c = collator(lang);
   return [...items].sort((a, b) => c.compare(key(a), key(b)));
 }
+
+const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
+
+/** A size in bytes with the locale's unit names (binary multiples: 1 MB = 1024 KB). */
+export function formatBytes(lang: Lang, n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '';
+  let v = Math.max(0, n);
+  let i = 0;
+  while (v >= 1024 && i < BYTE_UNITS.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  const digits = i === 0 || v >= 100 ? 0 : 1;
+  return memo(`u:${lang}:${BYTE_UNITS[i]}:${digits}`, () =>
+    new Intl.NumberFormat(localeOf(lang), { style: 'unit', unit: BYTE_UNITS[i], unitDisplay: 'short', maximumFractionDigits: digits }),
+  ).format(v);
+}
+
+function unit(lang: Lang, u: 'millisecond' | 'second' | 'minute' | 'hour', n: number): string {
+  return memo(`u:${lang}:${u}`, () => new Intl.NumberFormat(localeOf(lang), { style: 'unit', unit: u, unitDisplay: 'short', maximumFractionDigits: 0 })).format(n);
+}
+
+/** A duration in seconds, short: "45 sec", "2 min 5 sec", "1 hr 3 min" (in the locale's words). */
+export function formatDuration(lang: Lang, seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '';
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return unit(lang, 'second', s);
+  const m = Math.floor(s / 60);
+  if (m < 60) return s % 60 ? `${unit(lang, 'minute', m)} ${unit(lang, 'second', s % 60)}` : unit(lang, 'minute', m);
+  const h = Math.floor(m / 60);
+  return m % 60 ? `${unit(lang, 'hour', h)} ${unit(lang, 'minute', m % 60)}` : unit(lang, 'hour', h);
+}
+
+/** A fraction (0..1) as a percentage in the locale's form. */
+export function formatPercent(lang: Lang, fraction: number): string {
+  return memo(`p:${lang}`, () => new Intl.NumberFormat(localeOf(lang), { style: 'percent', maximumFractionDigits: 0 })).format(fraction);
+}
+
+/** Milliseconds, short ("420 ms"). */
+export function formatMs(lang: Lang, ms: number): string {
+  return unit(lang, 'millisecond', Math.round(ms));
+}

@@ -1,6 +1,7 @@
 // Interface state: theme, the command palette, the open dialog, notices, and each table's
 // columns (shown, widths, order), kept in localStorage.
 import { create } from 'zustand';
+import type { ExportSource, ExportTarget } from '../data/exports';
 import type { RowRef } from './incidents';
 
 export type ThemePref = 'system' | 'light' | 'dark';
@@ -13,7 +14,12 @@ export interface ColumnPrefs {
   order: string[];
 }
 
-export type Dialog = { kind: 'status' | 'risk'; refs: RowRef[] } | { kind: 'columns'; table: string } | null;
+export type Dialog =
+  | { kind: 'status' | 'risk'; refs: RowRef[] }
+  | { kind: 'columns'; table: string }
+  | { kind: 'import' }
+  | { kind: 'exportCsv'; source: ExportSource; target: ExportTarget }
+  | null;
 
 export interface Notice {
   id: number;

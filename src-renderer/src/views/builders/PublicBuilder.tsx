@@ -16,10 +16,15 @@ import {
 } from '../../../../src-shared/public/standard-filters';
 import { fieldOf, fieldsOf, getResource, relationsOf, type ResourceDef } from '../../../../src-shared/resources/index';
 import { publicList, PUBLIC } from '../../api/radar';
+import { visibleColumnIds } from '../../components/DataTable';
+import { ExportMenu } from '../../components/ExportMenu';
+import type { ExportSource } from '../../data/exports';
 import type { Row } from '../../data/source';
 import { useI18n } from '../../i18n';
 import { instancesOf, targetOf, useInstances } from '../../state/instances';
 import { checkAuth, useSession } from '../../state/session';
+import { useUi } from '../../state/ui';
+import { fieldLabel, resourceColumns } from '../resources/fields';
 import { IssueList, RequestPanel, Results, SavedPanel, useEndpoint, type RunResult } from './common';
 import { coercible, type Issue } from './validate';
 
@@ -144,7 +149,7 @@ function QueryEditor({ value, onText, label }: { value: string; onText(text: str
 }
 
 export function PublicBuilder() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const api = useSession((s) => s.api);
   const selected = useInstances((s) => s.selected);
   const endpoint = useEndpoint();
@@ -232,6 +237,28 @@ export function PublicBuilder() {
     }
   };
   const update = (patch: Partial<PubDraft>) => setDraft({ ...draft, ...patch });
+  // The export: the standard query as built (its page, or every match from the menu), in the
+  // public records' shape (incidents with their asset and occurrences, and front_link).
+  const tableId = `public:${draft.entity}`;
+  const prefs = useUi((s) => s.columns[tableId]);
+  const visibleKey = visibleColumnIds(tableId, resourceColumns(r, t, lang, false), prefs).join(',');
+  const exportSource = useMemo<ExportSource | null>(() => {
+    if (!valid) return null;
+    const names = [
+      ...fieldsOf(r)
+        .filter((f) => !f.def?.secret)
+        .map((f) => f.name),
+      ...entity.load,
+      'front_link',
+    ];
+    return {
+      resource: draft.entity,
+      query: normalized,
+      columns: names.map((id) => ({ id, label: fieldLabel(t, id) })),
+      visible: visibleKey.split(',').filter(Boolean),
+      title: t(`builder.entities.${draft.entity}`),
+    };
+  }, [valid, normalized, draft.entity, entity, r, t, visibleKey]);
   return (
     <div className="page builder" onKeyDown={onKey}>
       <header className="page-head">
@@ -343,6 +370,8 @@ export function PublicBuilder() {
             <button type="button" className="ghost" onClick={() => setDraft(newPubDraft(draft.entity))}>
               {t('builder.reset')}
             </button>
+            <span className="spacer" />
+            <ExportMenu source={exportSource} disabledReason={t('exports.invalidRequest')} />
           </div>
           <SavedPanel<{ entity: EntityPath; query: string }>
             builder="public"

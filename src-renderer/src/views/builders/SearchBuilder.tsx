@@ -7,11 +7,16 @@ import { fieldOf, fieldsOf, filtersForKind, findResource, getResource, relations
 import { FILTER_TYPES } from '../../../../src-shared/resources/types';
 import { searchRequestSchema, type SearchFilter, type SearchRequest } from '../../../../src-shared/schemas/search';
 import { search, type Rec } from '../../api/radar';
+import { visibleColumnIds } from '../../components/DataTable';
+import { ExportMenu } from '../../components/ExportMenu';
+import type { ExportSource } from '../../data/exports';
 import type { Row } from '../../data/source';
 import { useI18n } from '../../i18n';
 import { sortByText } from '../../i18n/format';
 import { instancesOf, targetOf, useInstances } from '../../state/instances';
 import { checkAuth, useSession } from '../../state/session';
+import { useUi } from '../../state/ui';
+import { fieldLabel, resourceColumns } from '../resources/fields';
 import { IssueList, RequestPanel, Results, SavedPanel, useEndpoint, type RunResult } from './common';
 import { findRelation, validateSearch, zodIssues, type Issue } from './validate';
 
@@ -40,6 +45,17 @@ export interface Draft {
 }
 
 const DRAFT_KEY = 'radar-console.v2draft';
+
+/**
+ * The columns an export of this request has, as the server lists them: the selected fields
+ * (include_fields, less exclude_fields), the loaded relations, and _relations when asked for.
+ */
+export function requestColumns(r: ResourceDef, req: SearchRequest, label: (name: string) => string): { id: string; label: string }[] {
+  const all = fieldsOf(r).filter((f) => !f.def?.secret);
+  const inc = req.include_fields.length ? all.filter((f) => req.include_fields.includes(f.name)) : all;
+  const names = [...inc.filter((f) => !req.exclude_fields.includes(f.name)).map((f) => f.name), ...req.relations, ...(req._relations?.length ? ['_relations'] : [])];
+  return [...new Set(names)].map((id) => ({ id, label: label(id) }));
+}
 
 export function newDraft(resource = 'service_asset_findings'): Draft {
   return {
@@ -371,6 +387,21 @@ export function SearchBuilder() {
   };
 
   const update = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
+  // The export: the request as built (one page, or every match from the menu).
+  const tableId = `v2:${draft.resource}`;
+  const prefs = useUi((s) => s.columns[tableId]);
+  const visibleKey = visibleColumnIds(tableId, resourceColumns(r, t, lang, false), prefs).join(',');
+  const exportSource = useMemo<ExportSource | null>(() => {
+    if (!request) return null;
+    const { _relations, ...rest } = request;
+    return {
+      resource: draft.resource,
+      search: { ...rest, ...(_relations ? { _relations } : {}) },
+      columns: requestColumns(r, request, (n) => fieldLabel(t, n)),
+      visible: visibleKey.split(',').filter(Boolean),
+      title: r.title[lang],
+    };
+  }, [request, draft.resource, r, t, lang, visibleKey]);
   const listRels = relationsOf(r).filter(([, rel]) => rel.kind !== 'belongsTo').map(([n]) => n);
   return (
     <div className="page builder" onKeyDown={onKey}>
@@ -480,6 +511,8 @@ export function SearchBuilder() {
             <button type="button" className="ghost" onClick={() => setDraft(newDraft(draft.resource))}>
               {t('builder.reset')}
             </button>
+            <span className="spacer" />
+            <ExportMenu source={exportSource} disabledReason={t('exports.invalidRequest')} />
           </div>
           <SavedPanel<{ resource: string; request: SearchRequest }>
             builder="v2"

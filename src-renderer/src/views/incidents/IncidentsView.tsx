@@ -2,10 +2,13 @@
 // detail panel, and the actions (status, risk, select, undo) on one incident or a selection.
 import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { IncidentStatus, RiskBand } from '../../../../src-shared/resources/fields';
+import { fieldOf, fieldsOf, getResource } from '../../../../src-shared/resources/index';
 import { announce, ACTIONS, actionContext, keyLabel, notifyActions, runAction, setIncidentsController, type IncidentsController } from '../../actions/registry';
 import { getRecord, search } from '../../api/radar';
 import { ActionButton, useActionState } from '../../components/ActionButton';
 import { DataTable, registerColumns, visibleColumnIds } from '../../components/DataTable';
+import { ExportMenu } from '../../components/ExportMenu';
+import type { ExportSource } from '../../data/exports';
 import type { Row } from '../../data/source';
 import { useI18n } from '../../i18n';
 import { formatNumber } from '../../i18n/format';
@@ -14,6 +17,7 @@ import { EMPTY_SELECTION, useIncidents, type RowRef } from '../../state/incident
 import { instancesOf, targetOf, useInstances } from '../../state/instances';
 import { checkAuth, useSession } from '../../state/session';
 import { useUi } from '../../state/ui';
+import { fieldLabel } from '../resources/fields';
 import { COLUMN_FIELDS, incidentColumns } from './columns';
 import { useAnswered, useIncidentSource, useIncidentStats } from './data';
 import { IncidentDetail } from './Detail';
@@ -23,6 +27,7 @@ import { bucketEnd, emptyQuery, isFiltered, toSearchRequest, type IncidentQuery 
 const Charts = lazy(() => import('./Charts'));
 
 const EMPTY_QUERY = emptyQuery();
+const RESOURCE = 'service_asset_findings';
 /** Largest selection "select all matching" makes per instance (the search limit). */
 export const SELECT_ALL_MAX = 10_000;
 
@@ -112,6 +117,21 @@ export function IncidentsView() {
   const visible = visibleColumnIds('incidents', columns, prefs);
   const fields = useMemo(() => visible.flatMap((id) => COLUMN_FIELDS[id] ?? []).sort(), [visible.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
   const source = useIncidentSource(view, q, fields);
+  // The export: the table's own request (filters, search, order), every match, whole records.
+  const visibleKey = visible.join(',');
+  const exportSource = useMemo<ExportSource>(() => {
+    const r = getResource(RESOURCE);
+    const req = toSearchRequest(q, []);
+    return {
+      resource: RESOURCE,
+      search: { filters: req.filters, ordering: req.ordering, virtual_search: req.virtual_search },
+      columns: fieldsOf(r)
+        .filter((f) => !f.def?.secret)
+        .map((f) => ({ id: f.name, label: fieldLabel(t, f.name) })),
+      visible: visibleKey.split(',').filter((id) => fieldOf(r, id)),
+      title: t('nav.incidents'),
+    };
+  }, [q, t, visibleKey]);
   const stats = useIncidentStats(view, q, source);
   // The charts follow the status and risk filters once the table shows the new rows, in a
   // transition: the table comes first.
@@ -302,6 +322,7 @@ export function IncidentsView() {
           <ActionButton id="incidents.columns" className="ghost" short />
           <ActionButton id="view.charts" className="ghost" short />
           <ActionButton id="incidents.refresh" className="ghost" short />
+          <ExportMenu source={exportSource} />
         </div>
       </div>
       <Chips query={q} counts={counts} onChange={setQuery} />

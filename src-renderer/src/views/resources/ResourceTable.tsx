@@ -1,17 +1,21 @@
 // A resource's records in the virtualized table, paged on the server (v2 search), on the
 // selected instance or merged from all of them.
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { fieldOf, getResource } from '../../../../src-shared/resources/index';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { fieldOf, getResource, type ResourceDef } from '../../../../src-shared/resources/index';
 import { emptySearch, type SearchFilter, type SearchRequest } from '../../../../src-shared/schemas/search';
 import { search } from '../../api/radar';
 import { DataTable, registerColumns, visibleColumnIds } from '../../components/DataTable';
 import { compareRows, MergedSource, PagedSource, type Row, type RowSource } from '../../data/source';
 import { useI18n } from '../../i18n';
+import { useChanges } from '../../state/changes';
 import { instancesOf, targetOf, useInstances } from '../../state/instances';
 import { checkAuth, useSession } from '../../state/session';
 import { useUi } from '../../state/ui';
 import type { SortKey } from '../incidents/query';
 import { recordHref, resourceColumns } from './fields';
+
+/** A list's first order: newest first where records have a creation time. */
+export const defaultSorting = (r: ResourceDef): SortKey[] => (fieldOf(r, 'created_at') ? [{ id: 'created_at', desc: true }] : []);
 
 export function ResourceTable(props: {
   resource: string;
@@ -23,6 +27,9 @@ export function ResourceTable(props: {
   search?: string;
   empty: string;
   onTotal?(total: number | null): void;
+  /** The order, when the caller keeps it (the list's export needs it). */
+  sorting?: SortKey[];
+  onSortingChange?(sorting: SortKey[]): void;
 }) {
   const { t, lang } = useI18n();
   const api = useSession((s) => s.api);
@@ -30,7 +37,9 @@ export function ResourceTable(props: {
   const mainId = useInstances((s) => s.mainId);
   const loaded = useInstances((s) => s.loaded);
   const r = getResource(props.resource);
-  const [sorting, setSorting] = useState<SortKey[]>(fieldOf(r, 'created_at') ? [{ id: 'created_at', desc: true }] : []);
+  const [ownSorting, setOwnSorting] = useState<SortKey[]>(() => defaultSorting(r));
+  const sorting = props.sorting ?? ownSorting;
+  const setSorting = props.onSortingChange ?? setOwnSorting;
   const columns = useMemo(() => resourceColumns(r, t, lang, props.instance === 'all'), [r, t, lang, props.instance]);
   useEffect(() => registerColumns(props.tableId, columns), [props.tableId, columns]);
   const prefs = useUi((s) => s.columns[props.tableId]);
@@ -67,6 +76,15 @@ export function ResourceTable(props: {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [api, props.resource, props.instance, include, filtersKey, text, sorting, instancesKey]);
   useEffect(() => () => source?.dispose(), [source]);
+  // After data was written (an import, a change), read the rows on screen again.
+  const seq = useChanges((s) => s.seq);
+  const seen = useRef(seq);
+  useEffect(() => {
+    if (seen.current !== seq) {
+      seen.current = seq;
+      source?.refresh();
+    }
+  }, [seq, source]);
   const { onTotal } = props;
   useEffect(() => {
     if (!source || !onTotal) return;

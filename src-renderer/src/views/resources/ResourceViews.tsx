@@ -5,22 +5,28 @@ import { fieldsOf, findResource, getResource, relationsOf, RESOURCES, type Relat
 import { emptySearch, type SearchFilter } from '../../../../src-shared/schemas/search';
 import { getRecord, search, type Rec } from '../../api/radar';
 import { isAbort } from '../../api/client';
+import { visibleColumnIds } from '../../components/DataTable';
+import { ExportMenu } from '../../components/ExportMenu';
 import { RecordLabel } from '../../components/Label';
+import type { ExportSource } from '../../data/exports';
 import { failureText } from '../../data/source';
 import { useI18n } from '../../i18n';
 import { formatNumber, sortByText } from '../../i18n/format';
 import { hrefOf } from '../../router';
+import { useChanges } from '../../state/changes';
 import { targetOf, useInstances } from '../../state/instances';
 import { checkAuth, useSession } from '../../state/session';
 import { useUi } from '../../state/ui';
 import { SearchBox } from '../incidents/Filters';
-import { fieldLabel, FieldValue, recordHref } from './fields';
-import { ResourceTable } from './ResourceTable';
+import type { SortKey } from '../incidents/query';
+import { fieldLabel, FieldValue, recordHref, resourceColumns } from './fields';
+import { defaultSorting, ResourceTable } from './ResourceTable';
 
 export function ResourcesIndex() {
   const { t, lang } = useI18n();
   const api = useSession((s) => s.api);
   const view = useInstances((s) => s.selected);
+  const seq = useChanges((s) => s.seq);
   const [counts, setCounts] = useState<Record<string, number | string>>({});
   useEffect(() => {
     if (!api) return;
@@ -37,7 +43,7 @@ export function ResourcesIndex() {
       );
     }
     return () => ctl.abort();
-  }, [api, view]);
+  }, [api, view, seq]);
   const sorted = sortByText(lang, RESOURCES, (r) => r.title[lang]);
   return (
     <div className="page">
@@ -66,8 +72,26 @@ export function ResourceList({ resource }: { resource: string }) {
   const r = findResource(resource);
   const [text, setText] = useState('');
   const [total, setTotal] = useState<number | null>(null);
-  if (!r) return <div className="page state-error">{t('resources.unknown', { name: resource })}</div>;
+  const [sorting, setSorting] = useState<SortKey[]>(() => (r ? defaultSorting(r) : []));
   const tableId = `res:${resource}`;
+  const prefs = useUi((s) => s.columns[tableId]);
+  const columns = useMemo(() => (r ? resourceColumns(r, t, lang, view === 'all') : []), [r, t, lang, view]);
+  const visibleKey = r ? visibleColumnIds(tableId, columns, prefs).join(',') : '';
+  const search = text.trim();
+  // The export: the list's request (search, order), every match, whole records.
+  const exportSource = useMemo<ExportSource | null>(() => {
+    if (!r) return null;
+    return {
+      resource: r.name,
+      search: { filters: [], ordering: sorting.map((s) => ({ field: s.id, direction: s.desc ? 'desc' : 'asc' })), virtual_search: { value: search, strict: false } },
+      columns: fieldsOf(r)
+        .filter((f) => !f.def?.secret)
+        .map((f) => ({ id: f.name, label: fieldLabel(t, f.name) })),
+      visible: visibleKey.split(',').filter(Boolean),
+      title: r.title[lang],
+    };
+  }, [r, sorting, search, t, lang, visibleKey]);
+  if (!r) return <div className="page state-error">{t('resources.unknown', { name: resource })}</div>;
   return (
     <div className="page page-list">
       <header className="page-head row">
@@ -83,6 +107,7 @@ export function ResourceList({ resource }: { resource: string }) {
         <button type="button" className="ghost" onClick={() => useUi.getState().openDialog({ kind: 'columns', table: tableId })}>
           {t('actions.columnsShort')}
         </button>
+        <ExportMenu source={exportSource} />
       </header>
       <div className="page-table">
         <ResourceTable
@@ -94,6 +119,8 @@ export function ResourceList({ resource }: { resource: string }) {
           search={text}
           empty={text ? t('resources.emptyFiltered') : t('resources.empty')}
           onTotal={setTotal}
+          sorting={sorting}
+          onSortingChange={setSorting}
         />
       </div>
     </div>
