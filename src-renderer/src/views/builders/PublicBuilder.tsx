@@ -2,7 +2,7 @@
 // order and search. It edits the objects parseStandardQuery reads, shows the live URL, checks
 // fields and operators as the server will, runs it, copies it as JSON, URL or curl, and saves it
 // per instance.
-import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import { useMemo, useState, type KeyboardEvent } from 'react';
 import { PUBLIC_ENTITIES, publicEntity, publicResource } from '../../../../src-shared/public/entities';
 import {
   formatStandardQuery,
@@ -19,13 +19,11 @@ import { publicList, PUBLIC } from '../../api/radar';
 import { visibleColumnIds } from '../../components/DataTable';
 import { ExportMenu } from '../../components/ExportMenu';
 import type { ExportSource } from '../../data/exports';
-import type { Row } from '../../data/source';
 import { useI18n } from '../../i18n';
-import { instancesOf, targetOf, useInstances } from '../../state/instances';
-import { checkAuth, useSession } from '../../state/session';
+import { useInstances } from '../../state/instances';
 import { useUi } from '../../state/ui';
 import { fieldLabel, resourceColumns } from '../resources/fields';
-import { IssueList, RequestPanel, Results, SavedPanel, useEndpoint, type RunResult } from './common';
+import { IssueList, RequestPanel, Results, SavedPanel, TextEditor, useBuilderRun, useEndpoint } from './common';
 import { coercible, type Issue } from './validate';
 
 type EntityPath = (typeof PUBLIC_ENTITIES)[number]['path'];
@@ -130,40 +128,17 @@ function loadDraft(): PubDraft {
   return newPubDraft();
 }
 
-function QueryEditor({ value, onText, label }: { value: string; onText(text: string): void; label: string }) {
-  const [editing, setEditing] = useState<string | null>(null);
-  return (
-    <textarea
-      className="json-editor query-editor"
-      spellCheck={false}
-      aria-label={label}
-      value={editing ?? value}
-      onFocus={() => setEditing(value)}
-      onBlur={() => setEditing(null)}
-      onChange={(e) => {
-        setEditing(e.target.value);
-        onText(e.target.value);
-      }}
-    />
-  );
-}
-
 export function PublicBuilder() {
   const { t, lang } = useI18n();
-  const api = useSession((s) => s.api);
   const selected = useInstances((s) => s.selected);
   const endpoint = useEndpoint();
   const [draft, setDraftState] = useState<PubDraft>(loadDraft);
   const [textIssue, setTextIssue] = useState<Issue | null>(null);
-  const [result, setResult] = useState<RunResult | null>(null);
-  const [error, setError] = useState<Error | null>(null);
-  const [running, setRunning] = useState(false);
   const setDraft = (d: PubDraft) => {
     setDraftState(d);
     setTextIssue(null);
     sessionStorage.setItem(DRAFT_KEY, JSON.stringify(d));
   };
-  useEffect(() => setResult(null), [selected]);
   const entity = publicEntity(draft.entity)!;
   const r = publicResource(entity);
   const qs = draftQuery(draft);
@@ -197,38 +172,10 @@ export function PublicBuilder() {
     }
   };
 
+  const runner = useBuilderRun((client, target) => publicList(client, target, draft.entity, normalized));
+  const { result, error, running } = runner;
   const run = async () => {
-    if (!api || !valid) return;
-    setRunning(true);
-    setError(null);
-    const started = performance.now();
-    try {
-      const tags = instancesOf(selected, useInstances.getState());
-      const parts = await Promise.all(
-        tags.map(async (tag) => {
-          try {
-            return { tag, page: await publicList(api, targetOf(tag.id), draft.entity, normalized) };
-          } catch (e) {
-            checkAuth(e);
-            if (selected !== 'all') throw e;
-            return { tag, error: e instanceof Error ? e.message : String(e) };
-          }
-        }),
-      );
-      const rows: Row[] = parts.flatMap((p) => ('page' in p && p.page ? p.page.items.map((it) => ({ ...it, _instance: p.tag })) : []));
-      setResult({
-        key: `${Date.now()}`,
-        rows,
-        total: parts.reduce((n, p) => n + ('page' in p && p.page ? p.page.total : 0), 0),
-        parts: selected === 'all' ? parts.map((p) => ({ name: p.tag.name, total: 'page' in p && p.page ? p.page.total : null, error: 'error' in p ? p.error : undefined })) : undefined,
-        ms: performance.now() - started,
-      });
-    } catch (e) {
-      setError(e instanceof Error ? e : new Error(String(e)));
-      setResult(null);
-    } finally {
-      setRunning(false);
-    }
+    if (valid) await runner.run();
   };
   const onKey = (e: KeyboardEvent) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
@@ -357,7 +304,7 @@ export function PublicBuilder() {
           <IssueList issues={issues} valid={valid} />
           <RequestPanel
             firstTab="query"
-            json={<QueryEditor value={normalized} onText={onText} label={t('builder.queryLabel')} />}
+            json={<TextEditor className="json-editor query-editor" value={normalized} onText={onText} label={t('builder.queryLabel')} />}
             url={ep.url}
             curl={{ method: 'GET', url: ep.url, instanceId: ep.instanceId }}
             copyJson={JSON.stringify(checked.parsed ?? {}, null, 2)}

@@ -2,22 +2,20 @@
 // relations, include/exclude fields, virtual search. It edits the request the server parses,
 // checks it with the shared schema and the resource declaration as you type, shows it as JSON,
 // URL or curl, runs it, and saves it per instance.
-import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import { useMemo, useState, type KeyboardEvent } from 'react';
 import { fieldOf, fieldsOf, filtersForKind, findResource, getResource, relationsOf, RESOURCES, type FieldInfo, type FilterType, type ResourceDef } from '../../../../src-shared/resources/index';
 import { FILTER_TYPES } from '../../../../src-shared/resources/types';
 import { searchRequestSchema, type SearchFilter, type SearchRequest } from '../../../../src-shared/schemas/search';
-import { search, type Rec } from '../../api/radar';
+import { search } from '../../api/radar';
 import { visibleColumnIds } from '../../components/DataTable';
 import { ExportMenu } from '../../components/ExportMenu';
 import type { ExportSource } from '../../data/exports';
-import type { Row } from '../../data/source';
 import { useI18n } from '../../i18n';
 import { sortByText } from '../../i18n/format';
-import { instancesOf, targetOf, useInstances } from '../../state/instances';
-import { checkAuth, useSession } from '../../state/session';
+import { useInstances } from '../../state/instances';
 import { useUi } from '../../state/ui';
 import { fieldLabel, resourceColumns } from '../resources/fields';
-import { IssueList, RequestPanel, Results, SavedPanel, useEndpoint, type RunResult } from './common';
+import { IssueList, RequestPanel, Results, SavedPanel, TextEditor, useBuilderRun, useEndpoint } from './common';
 import { findRelation, validateSearch, zodIssues, type Issue } from './validate';
 
 export interface DraftFilter {
@@ -281,40 +279,17 @@ function FieldChecks({ label, all, chosen, onChange }: { label: string; all: str
   );
 }
 
-function JsonEditor({ value, onText, label }: { value: string; onText(text: string): void; label: string }) {
-  const [editing, setEditing] = useState<string | null>(null);
-  return (
-    <textarea
-      className="json-editor"
-      spellCheck={false}
-      aria-label={label}
-      value={editing ?? value}
-      onFocus={() => setEditing(value)}
-      onBlur={() => setEditing(null)}
-      onChange={(e) => {
-        setEditing(e.target.value);
-        onText(e.target.value);
-      }}
-    />
-  );
-}
-
 export function SearchBuilder() {
   const { t, lang } = useI18n();
-  const api = useSession((s) => s.api);
   const selected = useInstances((s) => s.selected);
   const endpoint = useEndpoint();
   const [draft, setDraftState] = useState<Draft>(loadDraft);
   const [jsonIssue, setJsonIssue] = useState<Issue | null>(null);
-  const [result, setResult] = useState<RunResult | null>(null);
-  const [error, setError] = useState<Error | null>(null);
-  const [running, setRunning] = useState(false);
   const setDraft = (d: Draft) => {
     setDraftState(d);
     setJsonIssue(null);
     sessionStorage.setItem(DRAFT_KEY, JSON.stringify(d));
   };
-  useEffect(() => setResult(null), [selected]);
   const r = getResource(draft.resource);
   const candidate = useMemo(() => compile(draft), [draft]);
   const { request, issues } = useMemo(() => validateSearch(r, candidate), [r, candidate]);
@@ -340,43 +315,10 @@ export function SearchBuilder() {
     else setJsonIssue(zodIssues(shape.error)[0] ?? { path: '', key: 'validate.other', values: { message: '' } });
   };
 
+  const runner = useBuilderRun((client, target) => search(client, target, draft.resource, request!));
+  const { result, error, running } = runner;
   const run = async () => {
-    if (!api || !request) return;
-    setRunning(true);
-    setError(null);
-    const started = performance.now();
-    try {
-      const tags = instancesOf(selected, useInstances.getState());
-      if (selected === 'all') {
-        const parts = await Promise.all(
-          tags.map(async (tag) => {
-            try {
-              return { tag, page: await search(api, targetOf(tag.id), draft.resource, request) };
-            } catch (e) {
-              checkAuth(e);
-              return { tag, error: e instanceof Error ? e.message : String(e) };
-            }
-          }),
-        );
-        const rows: Row[] = parts.flatMap((p) => ('page' in p && p.page ? p.page.items.map((it: Rec) => ({ ...it, _instance: p.tag })) : []));
-        setResult({
-          key: `${Date.now()}`,
-          rows,
-          total: parts.reduce((n, p) => n + ('page' in p && p.page ? p.page.total : 0), 0),
-          parts: parts.map((p) => ({ name: p.tag.name, total: 'page' in p && p.page ? p.page.total : null, error: 'error' in p ? p.error : undefined })),
-          ms: performance.now() - started,
-        });
-      } else {
-        const page = await search(api, targetOf(selected), draft.resource, request);
-        setResult({ key: `${Date.now()}`, rows: page.items.map((it) => ({ ...it, _instance: tags[0]! })), total: page.total, ms: performance.now() - started });
-      }
-    } catch (e) {
-      checkAuth(e);
-      setError(e instanceof Error ? e : new Error(String(e)));
-      setResult(null);
-    } finally {
-      setRunning(false);
-    }
+    if (request) await runner.run();
   };
 
   const onKey = (e: KeyboardEvent) => {
@@ -498,7 +440,7 @@ export function SearchBuilder() {
           <IssueList issues={allIssues} valid={valid} />
           <RequestPanel
             firstTab="json"
-            json={<JsonEditor value={json} onText={onJson} label={t('builder.jsonLabel')} />}
+            json={<TextEditor className="json-editor" value={json} onText={onJson} label={t('builder.jsonLabel')} />}
             url={ep.url}
             curl={{ method: 'POST', url: ep.url, body: request ?? candidate, instanceId: ep.instanceId }}
             copyJson={JSON.stringify(request ?? candidate, null, 2)}

@@ -6,8 +6,8 @@ import { DataTable, registerColumns } from '../../components/DataTable';
 import { StaticSource, failureText, type Row } from '../../data/source';
 import { useI18n } from '../../i18n';
 import { formatDateTime, formatNumber, sortByText } from '../../i18n/format';
-import { useInstances } from '../../state/instances';
-import { useSession } from '../../state/session';
+import { instancesOf, targetOf, useInstances } from '../../state/instances';
+import { checkAuth, useSession } from '../../state/session';
 import { useUi } from '../../state/ui';
 import { recordHref, resourceColumns } from '../resources/fields';
 import { copyText, curlCommand, type CurlOptions } from './requestText';
@@ -145,6 +145,76 @@ export function SavedPanel<T>(props: { builder: 'v2' | 'public'; current: T | nu
       )}
     </section>
   );
+}
+
+/** A text area editing a value the form also edits: the typed text is kept while focused. */
+export function TextEditor({ value, onText, label, className }: { value: string; onText(text: string): void; label: string; className: string }) {
+  const [editing, setEditing] = useState<string | null>(null);
+  return (
+    <textarea
+      className={className}
+      spellCheck={false}
+      aria-label={label}
+      value={editing ?? value}
+      onFocus={() => setEditing(value)}
+      onBlur={() => setEditing(null)}
+      onChange={(e) => {
+        setEditing(e.target.value);
+        onText(e.target.value);
+      }}
+    />
+  );
+}
+
+type Page = { items: Record<string, unknown>[]; total: number };
+type Tag = ReturnType<typeof instancesOf>[number];
+
+/**
+ * Running a builder's request on the selected instance, or on every instance ("All instances":
+ * one answer each, merged, an instance's failure kept beside the others), with its timing.
+ */
+export function useBuilderRun(fetchPage: (api: NonNullable<ReturnType<typeof useSession.getState>['api']>, target: ReturnType<typeof targetOf>) => Promise<Page>) {
+  const api = useSession((s) => s.api);
+  const selected = useInstances((s) => s.selected);
+  const [result, setResult] = useState<RunResult | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  const [running, setRunning] = useState(false);
+  useEffect(() => setResult(null), [selected]);
+  const run = async () => {
+    if (!api) return;
+    setRunning(true);
+    setError(null);
+    const started = performance.now();
+    try {
+      const tags = instancesOf(selected, useInstances.getState());
+      const parts = await Promise.all(
+        tags.map(async (tag: Tag) => {
+          try {
+            return { tag, page: await fetchPage(api, targetOf(tag.id)) };
+          } catch (e) {
+            checkAuth(e);
+            if (selected !== 'all') throw e;
+            return { tag, error: e instanceof Error ? e.message : String(e) };
+          }
+        }),
+      );
+      const pages = parts.map((p) => ('page' in p ? p.page : null));
+      setResult({
+        key: `${Date.now()}`,
+        rows: parts.flatMap((p, i) => (pages[i] ? pages[i]!.items.map((it) => ({ ...it, _instance: p.tag }) as Row) : [])),
+        total: pages.reduce((n, page) => n + (page ? page.total : 0), 0),
+        parts: selected === 'all' ? parts.map((p, i) => ({ name: p.tag.name, total: pages[i]?.total ?? null, error: 'error' in p ? p.error : undefined })) : undefined,
+        ms: performance.now() - started,
+      });
+    } catch (e) {
+      checkAuth(e);
+      setError(e instanceof Error ? e : new Error(String(e)));
+      setResult(null);
+    } finally {
+      setRunning(false);
+    }
+  };
+  return { result, error, running, run };
 }
 
 export interface RunResult {
