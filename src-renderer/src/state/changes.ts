@@ -1,6 +1,7 @@
 // Status and risk changes of incidents, one or many: sent in chunks through mass_update (which
 // runs the status-change side effects per incident), with progress, per-incident failures, and
 // the undo of the last change (each incident gets back its own previous value).
+import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
 import { riskBand } from '../../../src-shared/resources/fields';
 import { massUpdate } from '../api/radar';
@@ -133,3 +134,15 @@ export const useChanges = create<ChangesState>((set, get) => ({
 }));
 
 export const bandOf = (level: number): string => riskBand(level);
+
+/** Reads the rows of `source` again whenever data was written (a change, an undo, an import). */
+export function useRefreshOnChanges(source: { refresh(): void } | null | undefined): void {
+  const seq = useChanges((s) => s.seq);
+  const seen = useRef(seq);
+  useEffect(() => {
+    if (seen.current !== seq) {
+      seen.current = seq;
+      source?.refresh();
+    }
+  }, [seq, source]);
+}

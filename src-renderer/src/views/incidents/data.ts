@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import { isAbort } from '../../api/client';
 import { search, stats as fetchStats, statsAll, type Stats } from '../../api/radar';
 import { compareRows, MergedSource, PagedSource, type RowSource } from '../../data/source';
-import { useChanges } from '../../state/changes';
+import { useChanges, useRefreshOnChanges } from '../../state/changes';
 import { instancesOf, targetOf, useInstances } from '../../state/instances';
 import { checkAuth, useSession } from '../../state/session';
 import { bucketFor, queryKey, toSearchRequest, toStatsQuery, type IncidentQuery } from './query';
@@ -43,14 +43,7 @@ export function useIncidentSource(view: string, q: IncidentQuery, fields: readon
   }, [api, view, instancesKey, queryKey(q), fieldsKey]);
   useEffect(() => () => source?.dispose(), [source]);
   // After a status or risk change, read the wanted rows again (the old ones stay until then).
-  const seq = useChanges((s) => s.seq);
-  const seen = useRef(seq);
-  useEffect(() => {
-    if (seen.current !== seq) {
-      seen.current = seq;
-      source?.refresh();
-    }
-  }, [seq, source]);
+  useRefreshOnChanges(source);
   return source;
 }
 

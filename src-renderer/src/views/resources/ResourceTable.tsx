@@ -1,13 +1,13 @@
 // A resource's records in the virtualized table, paged on the server (v2 search), on the
 // selected instance or merged from all of them.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { fieldOf, getResource, type ResourceDef } from '../../../../src-shared/resources/index';
 import { emptySearch, type SearchFilter, type SearchRequest } from '../../../../src-shared/schemas/search';
 import { search } from '../../api/radar';
 import { DataTable, registerColumns, visibleColumnIds } from '../../components/DataTable';
 import { compareRows, MergedSource, PagedSource, type Row, type RowSource } from '../../data/source';
 import { useI18n } from '../../i18n';
-import { useChanges } from '../../state/changes';
+import { useRefreshOnChanges } from '../../state/changes';
 import { instancesOf, targetOf, useInstances } from '../../state/instances';
 import { checkAuth, useSession } from '../../state/session';
 import { useUi } from '../../state/ui';
@@ -77,14 +77,7 @@ export function ResourceTable(props: {
   }, [api, props.resource, props.instance, include, filtersKey, text, sorting, instancesKey]);
   useEffect(() => () => source?.dispose(), [source]);
   // After data was written (an import, a change), read the rows on screen again.
-  const seq = useChanges((s) => s.seq);
-  const seen = useRef(seq);
-  useEffect(() => {
-    if (seen.current !== seq) {
-      seen.current = seq;
-      source?.refresh();
-    }
-  }, [seq, source]);
+  useRefreshOnChanges(source);
   const { onTotal } = props;
   useEffect(() => {
     if (!source || !onTotal) return;
