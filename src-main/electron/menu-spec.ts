@@ -1,17 +1,11 @@
 // What the page may send for the native menu, checked field by field (no Electron here, so the
 // check can be tested under plain Node).
 
-export interface MenuItemSpec {
-  id: string;
-  label: string;
-  group: string;
-  groupLabel: string;
-  accelerator?: string;
-  enabled: boolean;
-}
+import { ACTION_ID, type MenuItemSpec } from '../../src-shared/desktop';
+
+export type { MenuItemSpec };
 
 export const MENU_GROUPS = ['incidents', 'view', 'go', 'app'] as const;
-const ID = /^[a-z][a-zA-Z0-9]{0,31}\.[a-zA-Z0-9]{1,31}$/;
 const ACCELERATOR = /^(?:(?:CmdOrCtrl|Alt|Shift)\+){0,3}(?:[A-Z0-9/]|Esc|Return)$/;
 
 /** The menu items as sent by the page, or null when anything in them is not as expected. */
@@ -21,7 +15,7 @@ export function parseMenu(raw: unknown): MenuItemSpec[] | null {
   for (const v of raw) {
     if (!v || typeof v !== 'object') return null;
     const x = v as Record<string, unknown>;
-    if (typeof x.id !== 'string' || !ID.test(x.id)) return null;
+    if (typeof x.id !== 'string' || !ACTION_ID.test(x.id)) return null;
     if (typeof x.label !== 'string' || x.label.length === 0 || x.label.length > 120) return null;
     if (typeof x.group !== 'string' || !(MENU_GROUPS as readonly string[]).includes(x.group)) return null;
     if (typeof x.groupLabel !== 'string' || x.groupLabel.length === 0 || x.groupLabel.length > 60) return null;

@@ -3,19 +3,10 @@
 // and the menu's clicks coming back as action ids.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 
-const ACTION_ID = /^[a-z][a-zA-Z0-9]{0,31}\.[a-zA-Z0-9]{1,31}$/;
-
-interface MenuItemSpec {
-  id: string;
-  label: string;
-  group: string;
-  groupLabel: string;
-  accelerator?: string;
-  enabled: boolean;
-}
+import { ACTION_ID, type DesktopSession, type MenuItemSpec } from '../../src-shared/desktop';
 
 contextBridge.exposeInMainWorld('radarDesktop', {
-  session: (): Promise<{ apiKey: string; main: string; routing: string }> => ipcRenderer.invoke('radar:session'),
+  session: (): Promise<DesktopSession> => ipcRenderer.invoke('radar:session'),
   onAction(listener: (id: string) => void): () => void {
     if (typeof listener !== 'function') throw new TypeError('listener must be a function');
     const handler = (_e: IpcRendererEvent, id: unknown) => {

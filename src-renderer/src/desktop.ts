@@ -1,18 +1,8 @@
 // The desktop window's bridge (preload, contextBridge): absent in a browser.
-export interface DesktopSession {
-  apiKey: string;
-  main: string;
-  routing: string;
-}
+import type { DesktopSession, MenuItemSpec } from '../../src-shared/desktop';
 
-export interface DesktopMenuItem {
-  id: string;
-  label: string;
-  group: string;
-  groupLabel: string;
-  accelerator?: string;
-  enabled: boolean;
-}
+export type { DesktopSession };
+export type DesktopMenuItem = MenuItemSpec;
 
 export interface RadarDesktop {
   session(): Promise<DesktopSession>;

@@ -1,6 +1,7 @@
 // The instance switcher: a second local instance beside the main one, each with its health;
 // switching shows that instance's incidents (routed with PgrSelectedInstance), and "All
 // instances" merges the lists with an instance column.
+import { emptySearch } from '../../src-shared/schemas/search';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,17 +56,7 @@ test('switch instance, see its health, its incidents, the merged list, and a sta
     await dialog.getByRole('radio', { name: /In progress/ }).check();
     await dialog.getByRole('button', { name: 'Change status of 3' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Status of 3 incidents changed to In progress' })).toBeVisible();
-    const branch = await routed<{ items: { id: string; status: string }[] }>('POST', '/cruddy/v2/service_asset_findings/search', {
-      include_fields: ['id', 'status'],
-      exclude_fields: [],
-      filters: [],
-      ordering: [],
-      virtual_search: { value: '', strict: false },
-      extension_params: { chidlrens_all: false, parents_all: false },
-      relations: [],
-      limit: 10,
-      offset: 0,
-    });
+    const branch = await routed<{ items: { id: string; status: string }[] }>('POST', '/cruddy/v2/service_asset_findings/search', { ...emptySearch(10), include_fields: ['id', 'status'] });
     expect(branch.items.map((i) => i.status)).toEqual(['working_customer', 'working_customer', 'working_customer']);
     const mainIds = new Set((await incidents(served)).items.map((i) => i.id));
     for (const c of created.items) expect(mainIds.has(c.id)).toBe(false);

@@ -1,5 +1,6 @@
 // Browsing the registry's other resources (lists, records, relations, front_link addresses) and
 // the charts, whose bars filter the incident table.
+import { emptySearch } from '../../src-shared/schemas/search';
 import { api, expect, incidents, loadedRows, openConsole, snap, test } from './fixtures';
 
 interface Page<T> {
@@ -7,18 +8,7 @@ interface Page<T> {
   total: number;
 }
 
-const search = (over: Record<string, unknown> = {}) => ({
-  include_fields: [],
-  exclude_fields: [],
-  filters: [],
-  ordering: [],
-  virtual_search: { value: '', strict: false },
-  extension_params: { chidlrens_all: false, parents_all: false },
-  relations: [],
-  limit: 50,
-  offset: 0,
-  ...over,
-});
+const search = (over: Record<string, unknown> = {}) => ({ ...emptySearch(50), ...over });
 
 test('resources: the index, an asset list searched, an asset with its related incidents, on to triage', async ({ page, served }, testInfo) => {
   await openConsole(page, served, '#/r');
