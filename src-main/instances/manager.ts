@@ -49,6 +49,36 @@ export class InstanceManager {
     return this.o.urls().main;
   }
 
+  /** This server's identity in routing hops and in its answers: the main instance's id. */
+  serverId(): string {
+    return this.o.catalog.main().id;
+  }
+
+  /**
+   * Refuses a remote URL that reaches this server itself (its own ports on a loopback or bound
+   * address): routing to it would loop. Servers behind other names are caught when a request
+   * comes back (the hops header).
+   */
+  checkNotSelf(url: string | undefined): void {
+    if (!url) return;
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return;
+    }
+    const own = [this.o.urls().main, this.o.urls().routing].filter(Boolean).map((x) => new URL(x));
+    const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const port = u.port || (u.protocol === 'https:' ? '443' : '80');
+    const local = host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host) || host === '0.0.0.0' || host === '::';
+    for (const o of own) {
+      const ownHost = o.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+      if (port === o.port && (local || host === ownHost)) {
+        throw new ApiError(400, `url ${u.origin} is this server itself; routing to it would loop`);
+      }
+    }
+  }
+
   list(): InstanceInfo[] {
     const main = this.o.catalog.main();
     const { main: mainUrl, routing } = this.o.urls();
@@ -135,6 +165,7 @@ export class InstanceManager {
   }
 
   async add(input: InstanceInput): Promise<InstanceView> {
+    if (input.kind === 'remote') this.checkNotSelf(input.url);
     const row = this.o.catalog.add(input);
     const info = this.find(row.id)!;
     if (row.kind === 'local') {
@@ -154,6 +185,7 @@ export class InstanceManager {
       if (patch.name) this.o.catalog.renameMain(patch.name);
       return this.view(this.find(id)!);
     }
+    this.checkNotSelf(patch.url);
     const row = this.o.catalog.update(id, patch);
     await this.drop(row.id);
     return this.view(this.find(row.id)!);

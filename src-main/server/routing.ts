@@ -28,6 +28,54 @@ const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
 const NEEDS_INSTANCE = new Set(['/data/v1/create']);
 
 /**
+ * Routing loops. Every request this server forwards (to its own in-process instances or to a
+ * remote platform) carries HOPS_HEADER: the ids of the servers that routed it so far, this one
+ * last. A request that reaches the routing code of a server already in that list is a loop
+ * (a path routing itself, an instance whose URL is this server, two servers listing each other)
+ * and is refused with 508 before anything is sent anywhere; so is one routed MAX_HOPS times.
+ */
+export const HOPS_HEADER = 'x-radar-route-hops';
+export const MAX_HOPS = 4;
+/** The console's routing endpoint: a routed path must never name it (it would route again). */
+export const ROUTE_PREFIX = '/console/v1/route';
+
+function hopsOf(req: { headers: FastifyRequest['headers'] }): string[] {
+  const v = req.headers[HOPS_HEADER];
+  const text = Array.isArray(v) ? v.join(',') : (v ?? '');
+  return text
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+/** The path as a router would see it: %-decoded where possible, slashes collapsed, lower case. */
+export function normalisedPath(url: string): string {
+  let p = url.split('?')[0]!.split('#')[0]!;
+  for (let i = 0; i < 3; i++) {
+    try {
+      const d = decodeURIComponent(p);
+      if (d === p) break;
+      p = d;
+    } catch {
+      break;
+    }
+  }
+  return p.replace(/[\\/]+/g, '/').toLowerCase();
+}
+
+/** Refuses a request that would route again: its path names the routing endpoint, or it has been here. */
+export function checkLoop(serverId: string, url: string, req: { headers: FastifyRequest['headers'] }): string[] {
+  const path = normalisedPath(url);
+  if (path === ROUTE_PREFIX || path.startsWith(`${ROUTE_PREFIX}/`)) {
+    throw new ApiError(400, `a routed path cannot name ${ROUTE_PREFIX} itself`);
+  }
+  const hops = hopsOf(req);
+  if (hops.includes(serverId.toLowerCase())) throw new ApiError(508, 'routing loop: this request was already routed by this server');
+  if (hops.length >= MAX_HOPS) throw new ApiError(508, `routing loop: the request was routed ${hops.length} times`);
+  return [...hops, serverId.toLowerCase()];
+}
+
+/**
  * A JSON answer kept as its text and written into the envelope as it is, so a fan-out does not
  * parse and re-serialise every instance's body (JSON answers are passed through verbatim, as the
  * single-instance stream does).
@@ -190,7 +238,8 @@ async function sendRemote(
 export async function routeRequest(manager: InstanceManager, req: FastifyRequest, reply: FastifyReply, url: string, body: Buffer | undefined): Promise<FastifyReply> {
   const selected = req.headers.pgrselectedinstance;
   const path = url.split('?')[0]!;
-  const call = { method: req.method, url, headers: req.headers, body };
+  const hops = checkLoop(manager.serverId(), url, req);
+  const call = { method: req.method, url, headers: { ...req.headers, [HOPS_HEADER]: hops.join(',') }, body };
   const mainHost = new URL(manager.mainUrl()).host;
   if (selected === undefined || selected === '') {
     if (NEEDS_INSTANCE.has(path)) throw new ApiError(400, 'PgrSelectedInstance header is required');
