@@ -4,6 +4,7 @@ import { intFlag, parse, UsageError } from './cli/args';
 import { instanceCommand, INSTANCE_USAGE } from './cli/instance';
 import { exportCommand, importCommand, snapshotCommand, TRANSFER_USAGE } from './cli/transfer';
 import { isUuid } from '../src-shared/schemas/common';
+import { LOCAL_USER_ID } from '../src-shared/schemas/people';
 import { defaultDbFile } from './config/paths';
 import { loadSecrets } from './config/secrets';
 import { issueToken } from './server/security';
@@ -29,7 +30,8 @@ ${INSTANCE_USAGE}${TRANSFER_USAGE}  help      this text
 `;
 
 
-export const LOCAL_USER_ID = '00000000-0000-4000-8000-000000000001';
+/** The token's subject by default: the local analyst (the console's Pgr-User-Id). */
+export { LOCAL_USER_ID };
 
 async function serve(args: string[]): Promise<void> {
   const { values } = parse(args, {

@@ -4,6 +4,7 @@ import { RESOURCES, getResource } from '../../src-shared/resources/index';
 import type { ApiDeps } from './deps';
 import { NAMED_OVERRIDES, registerNamed } from './routes/named';
 import { registerResource } from './routes/resources';
+import { registerPeople } from './routes/people';
 import { registerPublic } from './routes/public';
 import { registerScan } from './routes/scan';
 import { registerStats } from './routes/stats';
@@ -25,4 +26,5 @@ export function registerApi(app: FastifyInstance, deps: ApiDeps): void {
   registerPublic(app, deps);
   registerTenancy(app, deps);
   registerStats(app, deps);
+  registerPeople(app, deps);
 }

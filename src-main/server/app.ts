@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { InstanceManager } from '../instances/manager';
 import { registerConsole } from './routes/console';
+import { registerMe } from './routes/people';
 import { registerTransfer } from './routes/transfer';
 import { registerApi, rewriteAliases } from './api';
 import { createBaseApp } from './base';
@@ -24,6 +25,7 @@ export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstan
   await registerOpenApi(app, opts.deps.version);
   registerApi(app, opts.deps);
   if (opts.manager) registerConsole(app, opts.manager);
+  registerMe(app, opts.deps.store);
   if (opts.manager) registerTransfer(app, { deps: opts.deps, manager: opts.manager });
   await registerStatic(app, findRendererDir(opts.rendererDir));
   await app.ready();

@@ -504,13 +504,13 @@ export class Store {
   }
 
   /** Style 1: one field set on each object, per-object results (savepoint per object). */
-  massUpdateField(r: ResourceDef, ids: readonly string[], field: string, value: unknown): MassResult[] {
+  massUpdateField(r: ResourceDef, ids: readonly string[], field: string, value: unknown, opts: WriteOptions = {}): MassResult[] {
     const parsed = this.parseFieldValues(r, { [field]: value });
     return this.tx(() =>
       ids.map((id) => {
         if (!isUuid(id)) return { id, error_code: MASS.notUuid };
         try {
-          this.update(r, { id, ...parsed });
+          this.update(r, { id, ...parsed }, opts);
           return { id, error_code: MASS.ok };
         } catch (e) {
           return { id, error_code: massCode(e) };
@@ -520,12 +520,12 @@ export class Store {
   }
 
   /** Style 2: several fields on every object, all or nothing. */
-  massUpdateFields(r: ResourceDef, ids: readonly string[], fields: Rec): MassResult[] {
+  massUpdateFields(r: ResourceDef, ids: readonly string[], fields: Rec, opts: WriteOptions = {}): MassResult[] {
     const parsed = this.parseFieldValues(r, fields);
     for (const id of ids) if (!isUuid(id)) throw badRequest(`${ERR.idNotUuid}: ${id}`);
     return this.tx(() =>
       ids.map((id) => {
-        this.update(r, { id, ...parsed });
+        this.update(r, { id, ...parsed }, opts);
         return { id, error_code: MASS.ok };
       }),
     );

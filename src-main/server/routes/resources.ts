@@ -146,9 +146,11 @@ export function registerResource(app: FastifyInstance, prefix: string, r: Resour
       handler: async (req) => {
         const { ids, field, value, fields } = req.body;
         if (fields !== undefined && field !== undefined) throw badRequest('give either field and value, or fields');
-        if (fields !== undefined) return { results: store().massUpdateFields(r, ids, fields) };
+        // The caller (Pgr-User-Id or the token's subject) is the author of the side effects
+        // (an incident's status change rows), as for a single update.
+        if (fields !== undefined) return { results: store().massUpdateFields(r, ids, fields, { userId: req.userId }) };
         if (field === undefined) throw badRequest('field is required');
-        return { results: store().massUpdateField(r, ids, field, value) };
+        return { results: store().massUpdateField(r, ids, field, value, { userId: req.userId }) };
       },
     });
   }

@@ -9,7 +9,7 @@ import { useI18n } from '../../i18n';
 import { formatDateTime, formatDateTimeLong, formatNumber } from '../../i18n/format';
 import { hrefOf } from '../../router';
 import { useChanges } from '../../state/changes';
-import type { RowRef } from '../../state/incidents';
+import type { RowRef } from '../../state/triage';
 import { targetOf, useInstances } from '../../state/instances';
 import { checkAuth, useSession } from '../../state/session';
 import { failureText } from '../../data/source';

@@ -9,16 +9,10 @@ import type { Row } from '../../data/source';
 import type { Lang } from '../../i18n';
 import { formatDateTime, formatNumber } from '../../i18n/format';
 
-/** A field's label: translated where the console knows it, else its API name. */
-export function fieldLabel(t: TFunction, name: string): string {
-  return t(`fields.${name}`, { defaultValue: name });
-}
+export { fieldLabel } from './labels';
+import { fieldLabel } from './labels';
 
-/** Where a record opens: incidents in the triage view, the rest in the generic one. */
-export function recordHref(resource: string, id: string, instance: string): string {
-  const inst = instance && instance !== 'main' ? `?instance=${encodeURIComponent(instance)}` : '';
-  return resource === 'service_asset_findings' ? `#/incidents/${encodeURIComponent(id)}${inst}` : `#/r/${resource}/${encodeURIComponent(id)}${inst}`;
-}
+export { recordHref } from '../../router';
 
 export function FieldValue({ r, f, value, lang, t, instance }: { r: ResourceDef; f: FieldInfo; value: unknown; lang: Lang; t: TFunction; instance: string }) {
   if (value === null || value === undefined || value === '') return <span className="muted">—</span>;
