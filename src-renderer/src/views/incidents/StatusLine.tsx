@@ -3,7 +3,7 @@
 import type { TFunction } from 'i18next';
 import { useSyncExternalStore } from 'react';
 import { ActionButton } from '../../components/ActionButton';
-import type { RowSource } from '../../data/source';
+import { failureText, type RowSource } from '../../data/source';
 import { useI18n } from '../../i18n';
 import { formatNumber } from '../../i18n/format';
 import { LIVE_INTERVALS, useTriage } from '../../state/triage';
@@ -15,6 +15,14 @@ function useTotal(source: RowSource | null): number | null {
   );
 }
 
+/** Why the last read of the rows failed (rows already shown stay). */
+function useReadError(source: RowSource | null): unknown {
+  return useSyncExternalStore(
+    (cb) => source?.subscribe(cb) ?? (() => {}),
+    () => source?.state().error ?? null,
+  );
+}
+
 function intervalLabel(t: TFunction, ms: number): string {
   if (ms === 0) return t('live.off');
   return ms < 60_000 ? t('live.seconds', { count: ms / 1000 }) : t('live.minutes', { count: ms / 60_000 });
@@ -23,6 +31,7 @@ function intervalLabel(t: TFunction, ms: number): string {
 export function StatusLine({ view, source, selection }: { view: string; source: RowSource | null; selection: number; statsTotal: number | null }) {
   const { t, lang } = useI18n();
   const total = useTotal(source);
+  const readError = useReadError(source);
   const live = useTriage((s) => s.live);
   const readAt = useTriage((s) => s.readAt);
   const fresh = useTriage((s) => s.fresh[view] ?? 0);
@@ -36,6 +45,11 @@ export function StatusLine({ view, source, selection }: { view: string; source: 
       {selection > 0 && (
         <span className="selected-count" data-testid="selected-count">
           {t('incidents.selected', { count: selection, n: formatNumber(lang, selection) })}
+        </span>
+      )}
+      {readError !== null && total !== null && (
+        <span className="error small" role="alert" data-testid="read-error">
+          {t('live.readFailed', { error: failureText(readError) })}
         </span>
       )}
       {fresh > 0 && (

@@ -21,6 +21,10 @@ export function FieldValue({ r, f, value, lang, t, instance }: { r: ResourceDef;
     return <StatusPill status={String(value)} label={t(`status.${String(value)}`, { defaultValue: String(value) })} />;
   }
   if (f.name === 'risklevel' && typeof value === 'number') return <RiskPill band={riskBand(value)} level={formatNumber(lang, value, 1)} bandLabel={t(`risk.${riskBand(value)}`)} />;
+  if (f.name === 'type' && r.name === 'service_assets') return <span>{t(`assetTypes.${String(value)}`, { defaultValue: String(value) })}</span>;
+  if (f.name === 'alert_type') return <span>{t(`alertTypes.${String(value)}`, { defaultValue: String(value) })}</span>;
+  // Ports and other numbers that name things are written as they are (no thousands separator).
+  if (/(^|_)port$|^display_id$|_display_id$|^plugin_id$/.test(f.name)) return <span className="mono">{String(value)}</span>;
   if (f.name === 'risk' && typeof value === 'string') return <span className={`risk risk-${value}`}>{t(`risk.${value}`, { defaultValue: value })}</span>;
   switch (f.kind) {
     case 'timestamp':
