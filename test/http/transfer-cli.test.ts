@@ -76,10 +76,11 @@ describe('import and export', () => {
       [['import'], /missing required argument 'path'/],
       [['import', '--kind', 'nope', src], /unknown resource "nope"/],
       [['import', path.join(tmp, 'missing.json')], /no such file or folder/],
-      [['export', '--resource', 'findings', '--out', 'x.json'], /export needs --format json, ndjson or csv/],
+      [['export', '--resource', 'findings', '--out', 'x.json'], /required option '--format <format>' not specified/],
+      [['export', '--db', src, '--resource', 'findings', '--format', 'xml', '--out', 'x.json'], /argument 'xml' is invalid\. Allowed choices are json, ndjson, csv/],
       [['export', '--db', src, '--resource', 'findings', '--format', 'json', '--filter', '{bad', '--out', 'x.json'], /--filter must be a JSON search request/],
       [['export', '--db', src, '--resource', 'nope', '--format', 'json', '--out', 'x.json'], /unknown resource: nope/],
-      [['export', '--bogus'], /unknown option '--bogus'/],
+      [['export', '--resource', 'findings', '--format', 'json', '--out', 'x.json', '--bogus'], /unknown option '--bogus'/],
       [['snapshot', '--url', 'http://127.0.0.1:1'], /required option '--out <file>' not specified/],
       [['snapshot', '--url', 'ftp://x', '--api-key', 'k', '--out', 'x.sqlite'], /--url must be an http/],
     ];
