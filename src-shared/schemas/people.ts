@@ -40,5 +40,5 @@ export function shortNameOf(name: string): string {
   const [last, ...rest] = name.trim().split(/\s+/);
   if (!last) return '';
   const initials = rest.filter((w) => /^\p{L}/u.test(w)).map((w) => `${w[0]!.toUpperCase()}.`);
-  return initials.length ? `${last} ${initials.join('')}` : last;
+  return initials.length ? `${last} ${initials.join(' ')}` : last;
 }

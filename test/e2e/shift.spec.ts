@@ -35,6 +35,7 @@ const RANGES: [string, string, number][] = [
 ];
 
 test('each relative range: chips and charts equal the API counts for that range, asked once per choice', async ({ page, served }, testInfo) => {
+  test.setTimeout(180_000);
   await openConsole(page, served);
   await expect(loadedRows(page).first()).toBeVisible();
   await expect(page.getByTestId('count-status-new')).not.toHaveText('…');

@@ -55,7 +55,7 @@ export function ExportMenu({ source: given, disabledReason, incidents }: { sourc
         </span>
       </DM.Trigger>
       <DM.Portal>
-        <DM.Content className="menu export-popover" aria-label={t('exports.menu')} align="end" sideOffset={4} collisionPadding={8} loop>
+        <DM.Content className="menu export-popover" aria-label={t('exports.menu')} aria-labelledby={undefined} align="end" sideOffset={4} collisionPadding={8} loop>
           {hint && <p className="menu-hint muted">{hint}</p>}
           {paged && (
             <DM.CheckboxItem

@@ -48,7 +48,7 @@ export function InstanceSwitcher() {
         </span>
       </DM.Trigger>
       <DM.Portal>
-        <DM.Content className="menu instance-menu" aria-label={t('instances.choose')} align="start" sideOffset={4} collisionPadding={8} loop>
+        <DM.Content className="menu instance-menu" aria-label={t('instances.choose')} aria-labelledby={undefined} align="start" sideOffset={4} collisionPadding={8} loop>
           <DM.RadioGroup value={value} onValueChange={(v) => select(v)}>
             <DM.RadioItem value="all" className="menu-item instance-item">
               <HealthDot ok={known ? okCount === list.length : undefined} title={t('instances.allHealth', { ok: okCount, count: list.length })} />

@@ -42,7 +42,7 @@ export function DropdownMenu(props: { trigger: ReactNode; label: string; trigger
         {props.trigger}
       </DM.Trigger>
       <DM.Portal>
-        <DM.Content className={`menu ${props.contentClass ?? ''}`} aria-label={props.label} align={props.align ?? 'end'} sideOffset={4} collisionPadding={8} loop>
+        <DM.Content className={`menu ${props.contentClass ?? ''}`} aria-label={props.label} aria-labelledby={undefined} align={props.align ?? 'end'} sideOffset={4} collisionPadding={8} loop>
           {props.children}
           {items.map((i) =>
             i.checked === undefined ? (
@@ -71,7 +71,7 @@ export function ContextMenu(props: { label: string; entries: readonly MenuEntry[
     <CM.Root>
       <CM.Trigger asChild>{props.children}</CM.Trigger>
       <CM.Portal>
-        <CM.Content className="menu row-menu" aria-label={props.label} collisionPadding={8} loop>
+        <CM.Content className="menu row-menu" aria-label={props.label} aria-labelledby={undefined} collisionPadding={8} loop>
           {items.map((i) => (
             <CM.Item key={i.key} className="menu-item" disabled={i.disabled} onSelect={i.select}>
               <span>{i.label}</span>
