@@ -13,6 +13,8 @@ import { compileStandardQuery } from '../src-main/public/query';
 import { startServer } from '../src-main/server/start';
 import { openDatabase } from '../src-main/store/db';
 import { Store } from '../src-main/store/store';
+import { countSqlOf, idsSqlOf } from '../src-main/store/query/plan';
+import { runPlan } from '../src-main/store/query/run';
 import { publicEntity, publicResource } from '../src-shared/public/entities';
 import { parseStandardQuery } from '../src-shared/public/standard-filters';
 import {
@@ -86,17 +88,14 @@ async function listOnMillion(): Promise<void> {
   heading('(p1) GET /data/public/api/v1/incidents: status in (new, assigned_customer), risklevel > 7, created_at in the last 30 days, newest first, 50 per page');
   for (const qs of queries) console.log(`  ?${qs}`);
   const parsed = queries.map((qs) => parseStandardQuery(Object.fromEntries(new URLSearchParams(qs))));
-  direct.withHits((hits) => {
-    const c = compileStandardQuery(r, parsed[0]!, hits);
-    const ids = `SELECT t._rid FROM "service_asset_findings" t WHERE ${c.where.sql} ORDER BY ${c.order} LIMIT 50`;
-    console.log(`  page ids plan:\n${explainPlan(directDb, ids, c.where.params)}`);
-    console.log(`  count plan:\n${explainPlan(directDb, `SELECT COUNT(*) FROM "service_asset_findings" t WHERE ${c.where.sql}`, c.where.params)}`);
-  });
-  const runDirect = (i: number) =>
-    direct.withHits((hits) => {
-      const c = compileStandardQuery(r, parsed[i % parsed.length]!, hits);
-      return direct.page(r, c.where, c.order, c.limit, c.offset, entity.load, hits, false);
-    });
+  {
+    const c = compileStandardQuery(r, parsed[0]!, entity.load);
+    const ids = idsSqlOf(r, c);
+    const count = countSqlOf(r, c);
+    console.log(`  page ids plan:\n${explainPlan(directDb, ids.sql, ids.params)}`);
+    console.log(`  count plan:\n${explainPlan(directDb, count.sql, count.params)}`);
+  }
+  const runDirect = (i: number) => runPlan(direct, compileStandardQuery(r, parsed[i % parsed.length]!, entity.load));
   const client = new KeepAliveClient(server.main, { PgrApiKey: API_KEY });
   const httpOnce = async (i: number) => {
     const t0 = performance.now();

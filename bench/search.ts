@@ -141,24 +141,9 @@ class Direct {
   }
 
   run(_c: CompiledSearch, req: SearchRequest): DirectResult {
-    return this.store.withHits((hits) => {
-      const t0 = performance.now();
-      const c = compileSearch(RESOURCE, req, [], hits);
-      const ids = this.store.all<{ _rid: number }>(c.ids.sql, c.ids.params);
-      const rows = this.store.rowsByRids(c.select, ids);
-      rows.forEach((row) => decodeRow(row, c.fields));
-      const pageMs = since(t0);
-      const got = rows.length;
-      let total: number | null = hits.exactCount(c.where) ?? null;
-      if (total === null && !(req.limit === 0 && req.offset === 0 && got === 0)) {
-        if (got > 0 && got < req.limit) total = req.offset + got;
-        else if (got === 0 && req.offset === 0 && req.limit > 0) total = 0;
-      }
-      if (total !== null) return { rows: got, total, pageMs, countMs: null };
-      const t1 = performance.now();
-      const n = this.store.get1<{ n: number }>(c.count.sql, c.count.params)?.n ?? 0;
-      return { rows: got, total: n, pageMs, countMs: since(t1) };
-    });
+    const t0 = performance.now();
+    const res = this.store.search(RESOURCE, req);
+    return { rows: res.items.length, total: res.total, pageMs: since(t0), countMs: null };
   }
 }
 

@@ -2,6 +2,7 @@
 // as first released; every later change to a declaration adds a migration here, and the
 // schema test compares a migrated database with the registry so that none is forgotten.
 import type Database from 'better-sqlite3';
+import { dayCountsDdl } from './aggregates';
 import { registryDdl, registryIndexDdl } from './ddl';
 
 export interface Migration {
@@ -51,6 +52,13 @@ export const MIGRATIONS: readonly Migration[] = [
     up: (db) => {
       for (const stmt of registryIndexDdl()) db.exec(stmt);
       db.exec('DROP INDEX IF EXISTS "ix_service_asset_findings_status_created_at"');
+    },
+  },
+  {
+    version: 5,
+    name: 'incident counts per day, status and risk band, kept by triggers (counts and charts)',
+    up: (db) => {
+      for (const stmt of dayCountsDdl()) db.exec(stmt);
     },
   },
 ];

@@ -11,6 +11,7 @@ import { INCIDENT_STATUSES } from '../../../src-shared/resources/fields';
 import { getResource } from '../../../src-shared/resources/index';
 import { uuidSchema } from '../../../src-shared/schemas/common';
 import { compileStandardQuery } from '../../public/query';
+import { runPlan } from '../../store/query/run';
 import type { ApiDeps } from '../deps';
 import { errors } from './resources';
 
@@ -52,11 +53,7 @@ export function registerPublic(app: FastifyInstance, deps: ApiDeps): void {
           if (e instanceof StandardQueryError) throw badRequest(e.message);
           throw e;
         }
-        const store = deps.store();
-        const page = store.withHits((hits) => {
-          const c = compileStandardQuery(r, parsed, hits);
-          return store.page(r, c.where, c.order, c.limit, c.offset, entity.load, hits, false);
-        });
+        const page = runPlan(deps.store(), compileStandardQuery(r, parsed, entity.load));
         const base = frontLinkBase(req);
         const instance = req.headers['x-radar-instance'];
         const suffix = typeof instance === 'string' && /^[0-9a-f-]{36}$/.test(instance) ? `?instance=${instance}` : '';

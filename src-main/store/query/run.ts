@@ -1,0 +1,78 @@
+// run(plan): materialises the plan's full-text matches, reads the page's row ids in order and
+// then their rows, takes the total (proven by the page, reused while the data has not changed,
+// or counted), decodes the records and attaches their relations.
+import { fieldOf, type FieldInfo } from '../../../src-shared/resources/index';
+import { decodeRow } from '../codec';
+import { selectByRids } from '../search';
+import type { FtsHits, Rec, Store } from '../store';
+import { countSqlOf, fillSlots, idsSqlOf, matchKey, planResource, type Plan } from './plan';
+
+export interface PlanResult {
+  items: Rec[];
+  total: number;
+}
+
+export interface RunOptions {
+  /** A total already known for this plan's matches on the current data (skips the count). */
+  total?: number;
+}
+
+/** The total without a COUNT when the page proves it: a short page, or nothing on the first. */
+export function provenTotal(plan: Plan, got: number): number | undefined {
+  if (got > 0 && (plan.limit < 0 || got < plan.limit)) return plan.offset + got;
+  if (got === 0 && plan.offset === 0 && plan.limit !== 0) return 0;
+  return undefined;
+}
+
+/**
+ * The plan's full-text matches materialised: `fill` puts their conditions into the plan's SQL;
+ * `exact` is the number of matches when the condition is that one match alone.
+ */
+export function materialise(hits: FtsHits, plan: Plan): { fill: (sql: string) => string; exact: number | undefined } {
+  const slots = plan.fts.map((s) => hits.materialise(s.table, s.match));
+  return {
+    fill: (sql) => fillSlots(sql, (i) => slots[i]!.sql),
+    exact: plan.fts.length === 1 && !plan.cte && plan.where.sql === '{{fts:0}}' ? slots[0]!.count : undefined,
+  };
+}
+
+export function runPlan(store: Store, plan: Plan, opts: RunOptions = {}): PlanResult {
+  const r = planResource(plan.resource);
+  const version = store.version();
+  return store.withHits((hits) => {
+    const { fill, exact } = materialise(hits, plan);
+    const ids = idsSqlOf(r, plan);
+    const fields = plan.fields.map((n) => fieldOf(r, n)!);
+    const hidden = plan.hidden.map((n): FieldInfo => fieldOf(r, n)!);
+    const rows = store.rowsByRids(selectByRids(r, [...fields, ...hidden]), store.all<{ _rid: number }>(fill(ids.sql), ids.params));
+    let total = exact ?? provenTotal(plan, rows.length) ?? opts.total;
+    if (total === undefined) {
+      const key = matchKey(plan);
+      total = store.totals.get(key, version);
+      if (total === undefined) {
+        const count = countSqlOf(r, plan);
+        total = store.get1<{ n: number }>(fill(count.sql), count.params)?.n ?? 0;
+        store.totals.set(key, version, total);
+      }
+    }
+    const items = rows.map((row) => decodeRow(row, fields));
+    store.attachRelations(r, rows, items, plan.load, plan.idRels, plan.relatedComputed);
+    return { items, total };
+  });
+}
+
+/** The number of a plan's matches: reused while the data has not changed, else counted. */
+export function countPlan(store: Store, plan: Plan): number {
+  const r = planResource(plan.resource);
+  const version = store.version();
+  const key = matchKey(plan);
+  const known = store.totals.get(key, version);
+  if (known !== undefined) return known;
+  return store.withHits((hits) => {
+    const { fill, exact } = materialise(hits, plan);
+    const count = countSqlOf(r, plan);
+    const total = exact ?? store.get1<{ n: number }>(fill(count.sql), count.params)?.n ?? 0;
+    store.totals.set(key, version, total);
+    return total;
+  });
+}
