@@ -41,6 +41,7 @@ and keeps running until SIGINT or SIGTERM.`,
         seed: opts.seed,
         log: !!opts.log,
         scan: opts.scanPorts ? { ports: opts.scanPorts } : undefined,
+        warmReaders: true,
       });
       if (db !== ':memory:') {
         writeReady(db, { main: server.main, routing: server.routing, pid: process.pid, started_at: new Date().toISOString(), key: given === undefined ? 'stored' : 'given' });

@@ -8,8 +8,9 @@ import { badRequest } from '../../../src-shared/errors';
 import { publicEntity, publicResource } from '../../../src-shared/public/entities';
 import { parseStandardQuery, StandardQueryError } from '../../../src-shared/public/standard-filters';
 import { compileStandardQuery } from '../../public/query';
-import { createdRange, incidentStats } from '../../store/query/stats';
+import { createdRange } from '../../store/query/stats';
 import type { ApiDeps } from '../deps';
+import { laneOf, sendJson } from '../reads';
 import { errors } from './resources';
 
 export const STATS_URL = '/console/v1/stats/incidents';
@@ -42,7 +43,7 @@ export function registerStats(app: FastifyInstance, deps: ApiDeps): void {
       querystring: statsQuery,
       response: { 200: statsAnswer, ...errors(400, 401, 500) },
     },
-    handler: async (req) => {
+    handler: async (req, reply) => {
       const { bucket: requested = 'day', ...rest } = req.query as Record<string, string | string[] | undefined> & { bucket?: (typeof STAT_BUCKETS)[number] };
       for (const k of ['page', 'per_page', 'order']) delete rest[k];
       let query;
@@ -54,7 +55,7 @@ export function registerStats(app: FastifyInstance, deps: ApiDeps): void {
         if (e instanceof StandardQueryError) throw badRequest(e.message);
         throw e;
       }
-      return incidentStats(deps.store(), plan, requested, createdRange(query));
+      return sendJson(reply, await deps.reads().read({ kind: 'stats', plan, bucket: requested, range: createdRange(query) }, laneOf(req)));
     },
   });
 }

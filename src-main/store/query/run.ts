@@ -15,6 +15,8 @@ export interface PlanResult {
 export interface RunOptions {
   /** A total already known for this plan's matches on the current data (skips the count). */
   total?: number;
+  /** The data version the run reads (read before a read transaction began); default: now. */
+  version?: string | null;
 }
 
 /** The total without a COUNT when the page proves it: a short page, or nothing on the first. */
@@ -38,7 +40,7 @@ export function materialise(hits: FtsHits, plan: Plan): { fill: (sql: string) =>
 
 export function runPlan(store: Store, plan: Plan, opts: RunOptions = {}): PlanResult {
   const r = planResource(plan.resource);
-  const version = store.version();
+  const version = opts.version === undefined ? store.version() : opts.version;
   return store.withHits((hits) => {
     const { fill, exact } = materialise(hits, plan);
     const ids = idsSqlOf(r, plan);

@@ -157,12 +157,18 @@ const kept = new WeakMap<Store, VersionedCache<IncidentStats>>();
 
 /**
  * The aggregates of a plan over incidents (its condition only: order and page are ignored);
- * `range` when the condition is a creation-time range alone (see createdRange).
+ * `range` when the condition is a creation-time range alone (see createdRange); `version` the
+ * data version read (before a read transaction began).
  */
-export function incidentStats(store: Store, plan: Plan, requested: StatBucket | 'auto', range: CreatedRange | undefined): IncidentStats {
+export function incidentStats(
+  store: Store,
+  plan: Plan,
+  requested: StatBucket | 'auto',
+  range: CreatedRange | undefined,
+  version: string | null = store.version(),
+): IncidentStats {
   let cache = kept.get(store);
   if (!cache) kept.set(store, (cache = new VersionedCache<IncidentStats>(64)));
-  const version = store.version();
   const key = JSON.stringify([matchKey(plan), requested, range ?? null]);
   const hit = cache.get(key, version);
   if (hit) return hit;
