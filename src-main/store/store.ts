@@ -21,6 +21,7 @@ import { decodeRow, encodeValue } from './codec';
 import type { Db } from './db';
 import { storeHooks, type WriteContext } from './hooks';
 import { DataVersion, VersionedCache } from './data-version';
+import type { Anchors } from './query/keyset';
 import { compileSearchPlan } from './query/plan';
 import { operatorsFor } from './query/operators';
 import { runPlan } from './query/run';
@@ -85,6 +86,8 @@ export class Store {
   private readonly dataVersion: DataVersion;
   /** Totals of matched sets, reused while the data has not changed (see DataVersion). */
   readonly totals = new VersionedCache<number>(512);
+  /** Rows noted per matched set and order, for keyset paging (query/keyset.ts). */
+  readonly anchors = new VersionedCache<Anchors>(256);
 
   constructor(readonly db: Db) {
     this.dataVersion = new DataVersion(db);

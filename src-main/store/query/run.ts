@@ -3,7 +3,9 @@
 // or counted), decodes the records and attaches their relations.
 import { fieldOf, type FieldInfo } from '../../../src-shared/resources/index';
 import { decodeRow } from '../codec';
-import { selectByRids } from '../search';
+import { and, orderSqlOf, selectByRids, whereClause } from '../search';
+import { q } from '../sql';
+import { Anchors, fromAnchor, keyColumns, keysetUsable } from './keyset';
 import type { FtsHits, Rec, Store } from '../store';
 import { countSqlOf, fillSlots, idsSqlOf, matchKey, planResource, type Plan } from './plan';
 
@@ -43,10 +45,9 @@ export function runPlan(store: Store, plan: Plan, opts: RunOptions = {}): PlanRe
   const version = opts.version === undefined ? store.version() : opts.version;
   return store.withHits((hits) => {
     const { fill, exact } = materialise(hits, plan);
-    const ids = idsSqlOf(r, plan);
     const fields = plan.fields.map((n) => fieldOf(r, n)!);
     const hidden = plan.hidden.map((n): FieldInfo => fieldOf(r, n)!);
-    const rows = store.rowsByRids(selectByRids(r, [...fields, ...hidden]), store.all<{ _rid: number }>(fill(ids.sql), ids.params));
+    const rows = store.rowsByRids(selectByRids(r, [...fields, ...hidden]), pageIds(store, plan, version, fill));
     let total = exact ?? provenTotal(plan, rows.length) ?? opts.total;
     if (total === undefined) {
       const key = matchKey(plan);
@@ -61,6 +62,34 @@ export function runPlan(store: Store, plan: Plan, opts: RunOptions = {}): PlanRe
     store.attachRelations(r, rows, items, plan.load, plan.idRels, plan.relatedComputed);
     return { items, total };
   });
+}
+
+/**
+ * The page's row ids in order. Where the order allows keyset paging, the sort keys come along,
+ * the page starts from the nearest row noted at or before its offset, and its first and last
+ * rows are noted for the pages after it (keyset.ts).
+ */
+function pageIds(store: Store, plan: Plan, version: string | null, fill: (sql: string) => string): { _rid: number }[] {
+  const r = planResource(plan.resource);
+  if (!keysetUsable(plan)) {
+    const ids = idsSqlOf(r, plan);
+    return store.all<{ _rid: number }>(fill(ids.sql), ids.params);
+  }
+  const key = `${matchKey(plan)}|${orderSqlOf(plan.order)}`;
+  const anchors = store.anchors.get(key, version) ?? new Anchors();
+  const anchor = plan.offset > 0 ? anchors.nearest(plan.offset) : undefined;
+  const where = anchor ? and([plan.where, fromAnchor(plan.order, anchor.key)]) : plan.where;
+  const rows = store.all<{ _rid: number } & Record<string, unknown>>(
+    fill(`SELECT t._rid AS _rid, ${keyColumns(plan.order)} FROM ${q(r.table)} t ${whereClause(where)} ORDER BY ${orderSqlOf(plan.order)} LIMIT ? OFFSET ?`),
+    [...where.params, plan.limit, plan.offset - (anchor?.pos ?? 0)],
+  );
+  if (rows.length) {
+    const keyOf = (row: Record<string, unknown>) => plan.order.map((_k, i) => row[`k${i}`]);
+    anchors.note(plan.offset, keyOf(rows[0]!));
+    anchors.note(plan.offset + rows.length - 1, keyOf(rows[rows.length - 1]!));
+    store.anchors.set(key, version, anchors);
+  }
+  return rows;
 }
 
 /** The number of a plan's matches: reused while the data has not changed, else counted. */

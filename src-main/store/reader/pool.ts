@@ -25,6 +25,8 @@ export interface ReaderPoolOptions {
 interface Job {
   db: string;
   task: ReadTask;
+  /** Reads of the same matches go to the same reader when it is free (its kept totals and noted rows). */
+  affinity: number;
   resolve: (body: Buffer) => void;
   reject: (e: Error) => void;
 }
@@ -76,7 +78,7 @@ export class ReaderPool {
     const shared = key === null ? undefined : this.inflight.get(key);
     if (shared) return shared;
     const p = new Promise<Buffer>((resolve, reject) => {
-      this.lanes[lane].push({ db, task, resolve, reject });
+      this.lanes[lane].push({ db, task, affinity: affinityOf(db, task), resolve, reject });
       this.pump();
     });
     if (key !== null) {
@@ -101,12 +103,12 @@ export class ReaderPool {
 
   private pump(): void {
     while (this.lanes.console.length || this.lanes.api.length) {
-      let r = this.readers.find((x) => !x.job);
-      if (!r) {
-        if (this.readers.length >= this.o.size) return;
-        r = this.spawn();
-      }
-      this.start(r, this.next()!);
+      const idle = this.readers.filter((x) => !x.job);
+      if (!idle.length && this.readers.length >= this.o.size) return;
+      const job = this.next()!;
+      const preferred = this.readers[job.affinity % this.o.size];
+      const r = preferred && !preferred.job ? preferred : (idle[0] ?? this.spawn());
+      this.start(r, job);
     }
   }
 
@@ -168,6 +170,15 @@ export class ReaderPool {
     await Promise.all(this.readers.map((r) => r.worker.terminate()));
     this.readers.length = 0;
   }
+}
+
+/** A small hash of the database and the matched set (resource, condition, full-text matches). */
+function affinityOf(db: string, task: ReadTask): number {
+  const p = task.plan;
+  const text = `${db}|${p.resource}|${p.cte}|${p.where.sql}|${JSON.stringify(p.where.params)}|${JSON.stringify(p.fts)}`;
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
 }
 
 /** How a server's routes read one database: through the pool, or on this thread. */
