@@ -49,7 +49,6 @@ import {
   fmtMs,
   fmtRatio,
   formatTable,
-  green,
   heading,
   KeepAliveClient,
   makeTempDir,
@@ -72,10 +71,6 @@ const PUBLIC_R = publicResource(PUBLIC);
 const SEARCH = '/cruddy/v2/service_asset_findings/search';
 
 const verdicts: { ok: boolean; text: string }[] = [];
-function verdict(ok: boolean, text: string): void {
-  verdicts.push({ ok, text });
-  console.log(`  ${ok ? green('PASS') : red('!! FAIL')}  ${text}`);
-}
 
 // ------------------------------------------------------------------------------------------
 // Requests

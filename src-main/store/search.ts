@@ -308,5 +308,64 @@ export function selectByRids(r: ResourceDef, fields: readonly FieldInfo[]): stri
   return `SELECT t._rid AS _rid, ${cols} FROM ${q(r.table)} t WHERE t._rid IN (SELECT value FROM json_each(?))`;
 }
 
-// The search compiler's whole-request entry points live with the plan (query/plan.ts).
-export { compileSearch } from './query/plan';
+/** Everything a search request compiles to, with full-text matches as `ctx` writes them. */
+export interface SearchParts {
+  fields: FieldInfo[];
+  /** Columns selected only for loading relations (and `id`), removed from the answer. */
+  hidden: FieldInfo[];
+  /** Relations to load, and relations whose ids go in `_relations`. */
+  load: string[];
+  idRels: string[];
+  /** A WITH prefix (tree widening), or ''. */
+  cte: string;
+  where: Sql;
+  order: OrderKey[];
+}
+
+/** A v2 search request (validated by its schema) compiled; 400 for a bad field, value or relation. */
+export function searchParts(r: ResourceDef, req: SearchRequest, ctx: SqlContext = SUBQUERY_CONTEXT): SearchParts {
+  const load = checkRelationNames(r, req.relations);
+  const idRels = checkIdRelationNames(r, req._relations ?? []);
+  const fields = selectedFields(r, req.include_fields, req.exclude_fields);
+  const needFk = load.flatMap((n) => {
+    const rel = r.relations![n]!;
+    return rel.kind === 'belongsTo' ? [rel.fk] : [];
+  });
+  const hidden = ['id', ...needFk].filter((n, i, all) => all.indexOf(n) === i && !fields.some((f) => f.name === n)).map((n) => fieldOf(r, n)!);
+  const base = whereSql(r, req.filters, req.virtual_search, ctx);
+  const { cte, where } = widenTree(r, base, req.extension_params);
+  return { fields, hidden, load, idRels, cte, where, order: orderKeys(r, req.ordering) };
+}
+
+/** The statements of a compiled request: the page's ids, the page in one statement, the COUNT. */
+export const idsSql = (r: ResourceDef, p: { cte: string; where: Sql; order: readonly OrderKey[] }, limit: number, offset: number): Sql => ({
+  sql: `${p.cte}SELECT t._rid AS _rid FROM ${q(r.table)} t ${whereClause(p.where)} ORDER BY ${orderSqlOf(p.order)} LIMIT ? OFFSET ?`,
+  params: [...p.where.params, limit, offset],
+});
+
+export function pageSql(r: ResourceDef, p: { cte: string; where: Sql; order: readonly OrderKey[] }, columns: readonly FieldInfo[], limit: number, offset: number): Sql {
+  const cols = columns.map((f) => `${columnExpr(r, f)} AS ${q(f.name)}`).join(', ');
+  return {
+    sql: `${p.cte}SELECT ${cols} FROM ${q(r.table)} t ${whereClause(p.where)} ORDER BY ${orderSqlOf(p.order)} LIMIT ? OFFSET ?`,
+    params: [...p.where.params, limit, offset],
+  };
+}
+
+export const countSql = (r: ResourceDef, p: { cte: string; where: Sql }): Sql => ({
+  sql: `${p.cte}SELECT COUNT(*) AS n FROM ${q(r.table)} t ${whereClause(p.where)}`,
+  params: p.where.params,
+});
+
+/** A search's statements with full-text matches as subqueries, each runnable alone. */
+export function compileSearch(r: ResourceDef, req: SearchRequest): CompiledSearch {
+  const p = searchParts(r, req);
+  return {
+    ids: idsSql(r, p, req.limit, req.offset),
+    select: selectByRids(r, [...p.fields, ...p.hidden]),
+    page: pageSql(r, p, [...p.fields, ...p.hidden], req.limit, req.offset),
+    count: countSql(r, p),
+    where: p.where,
+    fields: p.fields,
+    hidden: p.hidden,
+  };
+}

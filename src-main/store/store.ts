@@ -10,7 +10,6 @@ import {
   relationsOf,
   RESOURCES,
   type FieldInfo,
-  type RelationDef,
   type ResourceDef,
 } from '../../src-shared/resources/index';
 import { isUuid } from '../../src-shared/schemas/common';

@@ -3,22 +3,13 @@
 // the answer), so it can be cached, compared, and run on any connection to the database, in
 // this thread or a reader's. run.ts executes plans.
 import { publicEntity, publicResource } from '../../../src-shared/public/entities';
-import { fieldOf, fieldsOf, getResource, type FieldInfo, type RelationDef, type ResourceDef } from '../../../src-shared/resources/index';
+import { fieldOf, fieldsOf, getResource, type RelationDef, type ResourceDef } from '../../../src-shared/resources/index';
 import type { SearchRequest } from '../../../src-shared/schemas/search';
-import {
-  checkIdRelationNames,
-  checkRelationNames,
-  columnExpr,
-  orderKeys,
-  orderSqlOf,
-  selectByRids,
-  selectedFields,
-  type CompiledSearch,
-  whereClause, whereSql, widenTree, type OrderKey, type SqlContext } from '../search';
-
-export type { OrderKey };
+import { countSql, idsSql, pageSql, searchParts, type OrderKey, type SqlContext } from '../search';
 import { q } from '../sql';
 import type { Sql } from './operators';
+
+export type { OrderKey };
 
 /** A full-text match the plan needs: its rows are materialised once per run. */
 export interface FtsSlot {
@@ -96,26 +87,21 @@ export function inlineSlots(plan: Plan, sql: string, params: readonly unknown[])
   return { sql: text, params: out };
 }
 
-/** `FROM <table> t [WHERE ...]` of a plan (slots unresolved). */
-export const fromSql = (r: ResourceDef, plan: Plan): string => `FROM ${q(r.table)} t ${whereClause(plan.where)}`;
-
 /** The COUNT of a plan's matches (slots unresolved). */
-export const countSqlOf = (r: ResourceDef, plan: Plan): Sql => ({ sql: `${plan.cte}SELECT COUNT(*) AS n ${fromSql(r, plan)}`, params: plan.where.params });
+export const countSqlOf = (r: ResourceDef, plan: Plan): Sql => countSql(r, plan);
 
 /** The page's row ids, in order (slots unresolved). */
-export const idsSqlOf = (r: ResourceDef, plan: Plan): Sql => ({
-  sql: `${plan.cte}SELECT t._rid AS _rid ${fromSql(r, plan)} ORDER BY ${orderSqlOf(plan.order)} LIMIT ? OFFSET ?`,
-  params: [...plan.where.params, plan.limit, plan.offset],
-});
+export const idsSqlOf = (r: ResourceDef, plan: Plan): Sql => idsSql(r, plan, plan.limit, plan.offset);
 
 /** Every selected column of the page in one statement (slots unresolved): for streaming. */
-export function pageSqlOf(r: ResourceDef, plan: Plan): Sql {
-  const cols = [...plan.fields, ...plan.hidden].map((n) => `${columnExpr(r, fieldOf(r, n)!)} AS ${q(n)}`).join(', ');
-  return {
-    sql: `${plan.cte}SELECT ${cols} ${fromSql(r, plan)} ORDER BY ${orderSqlOf(plan.order)} LIMIT ? OFFSET ?`,
-    params: [...plan.where.params, plan.limit, plan.offset],
-  };
-}
+export const pageSqlOf = (r: ResourceDef, plan: Plan): Sql =>
+  pageSql(
+    r,
+    plan,
+    [...plan.fields, ...plan.hidden].map((n) => fieldOf(r, n)!),
+    plan.limit,
+    plan.offset,
+  );
 
 /** Identifies the matched set: plans with equal keys have equal totals on the same data. */
 export const matchKey = (plan: Plan): string => JSON.stringify([plan.resource, plan.cte, plan.where.sql, plan.where.params, plan.fts]);
@@ -126,29 +112,22 @@ const belongsToKeys = (r: ResourceDef, names: readonly string[]): string[] =>
     .filter((rel): rel is Extract<RelationDef, { kind: 'belongsTo' }> => rel.kind === 'belongsTo')
     .map((rel) => rel.fk);
 
-const hiddenOf = (r: ResourceDef, fields: readonly FieldInfo[], needFk: readonly string[]): string[] =>
-  ['id', ...needFk].filter((n, i, all) => all.indexOf(n) === i && !fields.some((f) => f.name === n) && !!fieldOf(r, n));
-
 /** A v2 search request (already validated by its schema) as a plan; 400 for a bad field or value. */
 export function compileSearchPlan(r: ResourceDef, req: SearchRequest): Plan {
-  const load = checkRelationNames(r, req.relations);
-  const idRels = checkIdRelationNames(r, req._relations ?? []);
-  const fields = selectedFields(r, req.include_fields, req.exclude_fields);
   const slots = new SlotContext();
-  const base = whereSql(r, req.filters, req.virtual_search, slots);
-  const { cte, where } = widenTree(r, base, req.extension_params);
+  const p = searchParts(r, req, slots);
   return {
     resource: r.name,
     fts: slots.slots,
-    cte,
-    where,
-    order: orderKeys(r, req.ordering),
+    cte: p.cte,
+    where: p.where,
+    order: p.order,
     limit: req.limit,
     offset: req.offset,
-    fields: fields.map((f) => f.name),
-    hidden: hiddenOf(r, fields, belongsToKeys(r, load)),
-    load,
-    idRels,
+    fields: p.fields.map((f) => f.name),
+    hidden: p.hidden.map((f) => f.name),
+    load: p.load,
+    idRels: p.idRels,
     relatedComputed: true,
   };
 }
@@ -165,26 +144,10 @@ export function listPlan(r: ResourceDef, o: { fts: FtsSlot[]; where: Sql; order:
     limit: o.limit,
     offset: o.offset,
     fields: fields.map((f) => f.name),
-    hidden: hiddenOf(r, fields, belongsToKeys(r, o.load)),
+    hidden: belongsToKeys(r, o.load).filter((n) => !fields.some((f) => f.name === n)),
     load: [...o.load],
     idRels: [],
     relatedComputed: o.relatedComputed,
   };
 }
 
-/** A search's statements with full-text matches as subqueries, each runnable alone. */
-export function compileSearch(r: ResourceDef, req: SearchRequest): CompiledSearch {
-  const plan = compileSearchPlan(r, req);
-  const inline = (x: Sql): Sql => inlineSlots(plan, x.sql, x.params);
-  const fields = plan.fields.map((n) => fieldOf(r, n)!);
-  const hidden = plan.hidden.map((n) => fieldOf(r, n)!);
-  return {
-    ids: inline(idsSqlOf(r, plan)),
-    select: selectByRids(r, [...fields, ...hidden]),
-    page: inline(pageSqlOf(r, plan)),
-    count: inline(countSqlOf(r, plan)),
-    where: inline(plan.where),
-    fields,
-    hidden,
-  };
-}
