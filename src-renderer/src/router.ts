@@ -120,7 +120,3 @@ export function useRoute(): Route {
   return useSyncExternalStore(subscribe, currentRoute);
 }
 
-/** Where a record opens: incidents in the triage view, the rest in the generic one. */
-export function recordHref(resource: string, id: string, instance: string): string {
-  return resource === 'service_asset_findings' ? hrefOf({ view: 'incidents', id, instance }) : hrefOf({ view: 'record', resource, id, instance });
-}

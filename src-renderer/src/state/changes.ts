@@ -101,7 +101,7 @@ let nextId = 0;
 let holdTimer: ReturnType<typeof setTimeout> | undefined;
 let abort: AbortController | null = null;
 
-const valueOf = (kind: ChangeKind, ref: RowRef): ChangeValue =>
+const currentValue = (kind: ChangeKind, ref: RowRef): ChangeValue =>
   kind === 'status' ? ref.status : kind === 'risk' ? ref.risklevel : kind === 'owner' ? (ref.user_id ?? null) : (ref.group_id ?? null);
 
 function refPatch(kind: ChangeKind, value: ChangeValue): Partial<RowRef> {
@@ -215,7 +215,7 @@ export const useChanges = create<ChangesState>((set, get) => {
       for (const f of res.failed) okKeys.delete(f.ref.key);
       const entries = groups.flatMap((g) => g.refs.filter((r) => okKeys.has(r.key)).map((ref) => ({ ref, value: g.value })));
       if (revert) set({ last: null });
-      else if (entries.length) set({ last: { kind: p.kind, value: p.value, label: p.label, entries: p.refs.filter((r) => okKeys.has(r.key)).map((ref) => ({ ref, before: valueOf(p.kind, ref) })) } });
+      else if (entries.length) set({ last: { kind: p.kind, value: p.value, label: p.label, entries: p.refs.filter((r) => okKeys.has(r.key)).map((ref) => ({ ref, before: currentValue(p.kind, ref) })) } });
       set({ result: { kind: p.kind, revert, label: p.label, res }, seq: get().seq + 1 });
       return res;
     } finally {
@@ -251,7 +251,7 @@ export const useChanges = create<ChangesState>((set, get) => {
       if (p) {
         clearTimeout(holdTimer);
         set({ pending: null });
-        show(p.kind, p.refs.map((ref) => ({ ref, value: valueOf(p.kind, ref) })));
+        show(p.kind, p.refs.map((ref) => ({ ref, value: currentValue(p.kind, ref) })));
         return 'dropped';
       }
       const last = get().last;

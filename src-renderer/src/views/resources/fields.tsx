@@ -9,10 +9,12 @@ import type { Row } from '../../data/source';
 import type { Lang } from '../../i18n';
 import { formatDateTime, formatNumber } from '../../i18n/format';
 
-export { fieldLabel } from './labels';
-import { fieldLabel } from './labels';
+/** A field's label: translated where the console knows it, else its API name. */
+export function fieldLabel(t: TFunction, name: string): string {
+  return t(`fields.${name}`, { defaultValue: name });
+}
 
-export { recordHref } from '../../router';
+export { recordHref } from '../../lib/links';
 
 export function FieldValue({ r, f, value, lang, t, instance }: { r: ResourceDef; f: FieldInfo; value: unknown; lang: Lang; t: TFunction; instance: string }) {
   if (value === null || value === undefined || value === '') return <span className="muted">—</span>;
@@ -21,10 +23,6 @@ export function FieldValue({ r, f, value, lang, t, instance }: { r: ResourceDef;
     return <StatusPill status={String(value)} label={t(`status.${String(value)}`, { defaultValue: String(value) })} />;
   }
   if (f.name === 'risklevel' && typeof value === 'number') return <RiskPill band={riskBand(value)} level={formatNumber(lang, value, 1)} bandLabel={t(`risk.${riskBand(value)}`)} />;
-  if (f.name === 'type' && r.name === 'service_assets') return <span>{t(`assetTypes.${String(value)}`, { defaultValue: String(value) })}</span>;
-  if (f.name === 'alert_type') return <span>{t(`alertTypes.${String(value)}`, { defaultValue: String(value) })}</span>;
-  // Ports and other numbers that name things are written as they are (no thousands separator).
-  if (/(^|_)port$|^display_id$|_display_id$|^plugin_id$/.test(f.name)) return <span className="mono">{String(value)}</span>;
   if (f.name === 'risk' && typeof value === 'string') return <span className={`risk risk-${value}`}>{t(`risk.${value}`, { defaultValue: value })}</span>;
   switch (f.kind) {
     case 'timestamp':
