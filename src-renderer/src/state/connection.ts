@@ -13,7 +13,7 @@ import { useTriage } from './triage';
 export const BEAT_MS = 3_000;
 export const RETRY_MS = 2_000;
 /** A heartbeat not answered within this counts as no answer. */
-const BEAT_TIMEOUT_MS = 4_000;
+const BEAT_TIMEOUT_MS = 6_000;
 
 interface ConnectionState {
   /** null until the first answer. */
@@ -26,6 +26,8 @@ interface ConnectionState {
 }
 
 let timer: ReturnType<typeof setTimeout> | undefined;
+/** When a call last got an answer (a busy server answering other calls is not down). */
+let lastAnswer = 0;
 
 function schedule(ms: number): void {
   clearTimeout(timer);
@@ -33,6 +35,7 @@ function schedule(ms: number): void {
 }
 
 function mark(ok: boolean): void {
+  if (ok) lastAnswer = Date.now();
   const s = useConnection.getState();
   if (ok && s.up !== true) {
     const wasDown = s.up === false;
@@ -57,13 +60,16 @@ export const useConnection = create<ConnectionState>((set, get) => ({
     const api = useSession.getState().api;
     if (!api || get().checking) return;
     set({ checking: true });
+    const started = Date.now();
     try {
       const list = await fetchInstances(api, BEAT_TIMEOUT_MS);
       useInstances.getState().merge(list);
       mark(true);
     } catch (e) {
-      if (!(e instanceof ApiFailure) || e.status === 0) mark(false);
-      else mark(true);
+      // No answer to the heartbeat, and none to any other call meanwhile: the server is down.
+      if (!(e instanceof ApiFailure) || e.status === 0) {
+        if (lastAnswer < started) mark(false);
+      } else mark(true);
     } finally {
       set({ checking: false });
       schedule(get().up === false ? RETRY_MS : BEAT_MS);

@@ -122,7 +122,14 @@ export function FilterBar(props: { query: IncidentQuery; instance: string | null
   const { query: q, onChange } = props;
   const me = useSession((s) => s.me);
   const quick = (label: string, on: boolean, action: string, testId: string) => (
-    <button type="button" className={`chip quick-chip${on ? ' is-on' : ''}`} aria-pressed={on} onClick={() => runAction(action)} data-testid={testId}>
+    <button
+      type="button"
+      className={`chip quick-chip${on ? ' is-on' : ''}`}
+      aria-pressed={on}
+      onClick={() => runAction(action)}
+      data-testid={testId}
+      title={me ? undefined : t('filters.noMe')}
+    >
       {label}
     </button>
   );
@@ -147,7 +154,6 @@ export function FilterBar(props: { query: IncidentQuery; instance: string | null
           {quick(t('filters.unassigned'), q.owner === 'none', 'incidents.unassigned', 'quick-unassigned')}
           {quick(t('filters.myGroup'), q.team === 'mine', 'incidents.myGroup', 'quick-my-group')}
         </span>
-        {!me && <span className="muted small">{t('filters.noMe')}</span>}
       </div>
       <div className="toolbar-actions">
         <ActionButton id="incidents.clearFilters" className="ghost" short />
