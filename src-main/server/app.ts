@@ -16,12 +16,14 @@ export interface MainAppOptions {
   manager?: InstanceManager;
   rendererDir?: string;
   logger?: FastifyServerOptions['logger'];
+  /** The base URLs of the two ports (the document's servers). */
+  servers?: () => { main: string; routing: string };
 }
 
 export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstance> {
   const app = createBaseApp({ logger: opts.logger, rewriteUrl: (req) => rewriteAliases(req.url ?? '/') });
   installSecurity(app, { ...opts.auth, isPublic: isStaticRequest });
-  await registerOpenApi(app, opts.deps.version);
+  registerOpenApi(app, { version: opts.deps.version, servers: opts.servers ?? (() => ({ main: 'http://127.0.0.1:9000', routing: 'http://127.0.0.1:9009' })) });
   registerApi(app, opts.deps);
   if (opts.manager) registerConsole(app, opts.manager);
   if (opts.manager) registerTransfer(app, { deps: opts.deps, manager: opts.manager });

@@ -100,7 +100,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
       internalHeaders: () => ({ pgrapikey: apiKey }),
     });
     catalog.main();
-    mainApp = await createMainApp({ deps, auth, manager, rendererDir: cfg.rendererDir, logger });
+    mainApp = await createMainApp({ deps, auth, manager, rendererDir: cfg.rendererDir, logger, servers: () => urls });
     const routingApp = await createRoutingApp({ manager, auth, logger });
     await mainApp.listen({ host, port: cfg.port ?? 9000 });
     try {

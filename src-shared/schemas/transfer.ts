@@ -39,21 +39,27 @@ const exportCommon = {
   delimiter: z.enum(CSV_DELIMITERS).optional().describe('CSV field separator (default ,)'),
 };
 
-/** POST /console/v1/export */
+const exportFile = {
+  columns: z.array(z.string().min(1)).min(1).optional().describe('fields to export, in this order (default: every field)'),
+  bom: z.boolean().optional().describe('CSV: start with a UTF-8 byte-order mark (default true, for spreadsheets)'),
+};
+
+/** POST /console/v1/export: its two sources, a v2 search request or public standard filters. */
 export const exportRequestSchema = z
-  .strictObject({
-    ...exportCommon,
-    search: exportSearchSchema.optional().describe('v2 search request: the answer shape is {items,total}'),
-    query: z
-      .string()
-      .optional()
-      .describe('public API standard filters as a query string (status=in,new,closed&order=-risklevel): the answer shape is {objects,total}'),
-    columns: z.array(z.string().min(1)).min(1).optional().describe('fields to export, in this order (default: every field)'),
-    bom: z.boolean().optional().describe('CSV: start with a UTF-8 byte-order mark (default true, for spreadsheets)'),
-  })
-  .refine((v) => !(v.search && v.query !== undefined), { message: 'give either search or query, not both', path: ['query'] })
+  .xor([
+    z
+      .strictObject({ ...exportCommon, search: exportSearchSchema.optional().describe('v2 search request (absent: every record)'), ...exportFile })
+      .describe('records a v2 search request matches: the JSON answer is {items,total}'),
+    z
+      .strictObject({
+        ...exportCommon,
+        query: z.string().describe('public API standard filters as a query string (status=in,new,closed&order=-risklevel)'),
+        ...exportFile,
+      })
+      .describe('records public standard filters match: the JSON answer is {objects,total}'),
+  ])
   .meta({ id: 'ExportRequest' });
-export type ExportRequest = z.infer<typeof exportRequestSchema>;
+export type ExportRequest = z.infer<typeof exportRequestSchema> & { search?: ExportSearch; query?: string };
 
 /** GET /console/v1/export: the same as query parameters (search as JSON text, columns comma-separated). */
 export const exportQuerySchema = z.strictObject({
