@@ -48,19 +48,19 @@ export function registerResource(app: FastifyInstance, base: string, r: Resource
       return reply.code(201).send({ items, total: items.length });
     });
   }
-  if (has('mass_delete')) serve(app, ops.mass_delete, async (req) => ({ results: store().massDelete(r, req.body.ids) }));
+  if (has('mass_delete')) serve(app, ops.mass_delete, async (req) => ({ results: store().massDelete(r, req.body.ids, { userId: req.userId }) }));
   if (has('mass_update')) {
     serve(app, ops.mass_update, async (req) => {
       const body = req.body;
-      if ('fields' in body) return { results: store().massUpdateFields(r, body.ids, body.fields) };
-      return { results: store().massUpdateField(r, body.ids, body.field, body.value) };
+      if ('fields' in body) return { results: store().massUpdateFields(r, body.ids, body.fields, { userId: req.userId }) };
+      return { results: store().massUpdateField(r, body.ids, body.field, body.value, { userId: req.userId }) };
     });
   }
-  if (has('delete_all')) serve(app, ops.delete_all, async (req) => store().deleteAll(r, req.body?.filters ?? []));
+  if (has('delete_all')) serve(app, ops.delete_all, async (req) => store().deleteAll(r, req.body?.filters ?? [], { userId: req.userId }));
   if (has('get')) {
     serve(app, ops.get, async (req) => store().get(r, checkId(req.params.id), parseRelationsQuery(req.query.relations)));
     // GET <base>/<resource> with no id: the platform's `id is empty`.
     app.get(`/${r.name}`, { schema: { hide: true } }, async () => Promise.reject(badRequest(ERR.idEmpty)));
   }
-  if (has('delete')) serve(app, ops.delete, async (req) => store().delete(r, checkId(req.params.id)));
+  if (has('delete')) serve(app, ops.delete, async (req) => store().delete(r, checkId(req.params.id), { userId: req.userId }));
 }
