@@ -8,7 +8,8 @@ export default defineConfig({
   main: {
     build: {
       outDir: r('out/main'),
-      rollupOptions: { input: { index: r('src-main/index.ts'), cli: r('src-main/cli.ts') } },
+      // client: the typed client scripts import as `radar-console/client` (its types: tsconfig.client.json).
+      rollupOptions: { input: { index: r('src-main/index.ts'), cli: r('src-main/cli.ts'), client: r('src-shared/client/index.ts') } },
     },
   },
   preload: {
