@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT, serve, type ServeProcess } from '../helpers/cli';
 
 interface Block {
@@ -26,6 +26,9 @@ for (const m of section.matchAll(fence)) {
   if (name) blocks.push({ name, lang: m[1]!, code: m[3]! });
   else if (!setup) setup = m[3]!;
 }
+
+// Each test starts command-line processes; on a loaded machine that takes a while.
+vi.setConfig({ testTimeout: 120_000 });
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-cookbook-'));
 const bin = path.join(tmp, 'bin');
