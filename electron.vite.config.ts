@@ -1,8 +1,18 @@
+import fs from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 
 const r = (p: string) => resolve(__dirname, p);
+
+/** The API reference's renderer (Scalar's standalone bundle), copied beside the console: served at /reference/, never from a CDN. */
+const referenceBundle = {
+  name: 'radar-reference-bundle',
+  closeBundle() {
+    fs.mkdirSync(r('out/reference'), { recursive: true });
+    fs.copyFileSync(r('node_modules/@scalar/api-reference/dist/browser/standalone.js'), r('out/reference/scalar.js'));
+  },
+};
 
 export default defineConfig({
   main: {
@@ -20,7 +30,7 @@ export default defineConfig({
   },
   renderer: {
     root: r('src-renderer'),
-    plugins: [react()],
+    plugins: [react(), referenceBundle],
     build: {
       outDir: r('out/renderer'),
       emptyOutDir: true,

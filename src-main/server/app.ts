@@ -8,6 +8,7 @@ import { createBaseApp } from './base';
 import type { ApiDeps } from './deps';
 import { registerOpenApi } from './openapi';
 import { installSecurity, type AuthConfig } from './security';
+import { isReferenceRequest, registerReference } from './reference';
 import { findRendererDir, isStaticRequest, registerStatic } from './static';
 
 export interface MainAppOptions {
@@ -22,12 +23,14 @@ export interface MainAppOptions {
 
 export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstance> {
   const app = createBaseApp({ logger: opts.logger, rewriteUrl: (req) => rewriteAliases(req.url ?? '/') });
-  installSecurity(app, { ...opts.auth, isPublic: isStaticRequest });
+  installSecurity(app, { ...opts.auth, isPublic: (req) => isStaticRequest(req) || isReferenceRequest(req) });
   registerOpenApi(app, { version: opts.deps.version, servers: opts.servers ?? (() => ({ main: 'http://127.0.0.1:9000', routing: 'http://127.0.0.1:9009' })) });
   registerApi(app, opts.deps);
   if (opts.manager) registerConsole(app, opts.manager);
   if (opts.manager) registerTransfer(app, { deps: opts.deps, manager: opts.manager });
-  await registerStatic(app, findRendererDir(opts.rendererDir));
+  const rendererDir = findRendererDir(opts.rendererDir);
+  registerReference(app, rendererDir);
+  await registerStatic(app, rendererDir);
   await app.ready();
   return app;
 }

@@ -56,6 +56,7 @@ function Nav({ route }: { route: Route }) {
           {i.label}
         </a>
       ))}
+      <a href="./reference/">{t('nav.reference')}</a>
     </nav>
   );
 }

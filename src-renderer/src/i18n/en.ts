@@ -2,7 +2,7 @@
 // Intl.PluralRules (en: _one, _other; ru: _one, _few, _many, _other).
 export const en = {
   app: { name: 'Radar', title: 'Radar console' },
-  nav: { label: 'Views', incidents: 'Incidents', resources: 'Resources', search: 'Search builder', public: 'Public API' },
+  nav: { label: 'Views', incidents: 'Incidents', resources: 'Resources', search: 'Search builder', public: 'Public API', reference: 'API reference' },
   prefs: { langAuto: 'Language: auto', themeAuto: 'Theme: auto', commands: 'Commands', language: 'Language', theme: 'Theme', system: 'System', light: 'Light', dark: 'Dark' },
   signin: {
     label: 'Sign in',
