@@ -3,4 +3,11 @@
 import type { OperationExample } from './operation';
 import data from './examples.json';
 
-export const DEMO_EXAMPLES: Readonly<Record<string, OperationExample>> = data as Record<string, OperationExample>;
+/** The file: the addresses of the server that answered, and the examples in the order they were sent. */
+export interface ExamplesFile {
+  servers: { main: string; routing: string; apiKey?: string };
+  examples: Record<string, OperationExample>;
+}
+
+export const EXAMPLES_FILE = data as unknown as ExamplesFile;
+export const DEMO_EXAMPLES: Readonly<Record<string, OperationExample>> = EXAMPLES_FILE.examples ?? {};

@@ -177,6 +177,17 @@ function descriptionOf(schema: z.ZodType): string | undefined {
   return undefined;
 }
 
+/** The type the document shows for a parameter (through optional wrappers). */
+function shownType(schema: z.ZodType): unknown {
+  let s: z.ZodType | undefined = schema;
+  for (let i = 0; s && i < 5; i++) {
+    const t = documentedAs(s)?.type;
+    if (t) return t;
+    s = (s._zod.def as { innerType?: z.ZodType }).innerType;
+  }
+  return undefined;
+}
+
 function parameters(w: SchemaWriter, schema: z.ZodType | undefined, where: 'path' | 'query' | 'header', example?: Record<string, string>): JsonSchema[] {
   if (!schema) return [];
   if (!(schema instanceof z.ZodObject)) throw new Error(`${where} parameters must be declared as an object`);
@@ -185,20 +196,22 @@ function parameters(w: SchemaWriter, schema: z.ZodType | undefined, where: 'path
     const description = descriptionOf(s);
     if (description) p.description = description;
     const ex = example?.[name];
-    if (ex !== undefined) p.example = ex;
+    // Query values are text; the document shows numbers where the parameter is one.
+    if (ex !== undefined) p.example = shownType(s) === 'integer' && /^\d+$/.test(ex) ? Number(ex) : ex;
     return p;
   });
 }
 
 function answer(w: SchemaWriter, status: number, a: OperationDef['responses'][number], example?: OperationExample): JsonSchema {
   const ex = example && example.status === status && example.answer !== undefined ? { examples: { demo: { summary: example.summary ?? 'from the demo data', value: example.answer } } } : {};
+  const exampleType = example?.mediaType ?? 'application/json';
   if (!isMediaAnswer(a)) {
     const desc = z.globalRegistry.get(a)?.description ?? STATUS_TEXTS[status] ?? 'Answer';
     return { description: desc, content: { 'application/json': { schema: w.convert(a, 'output'), ...ex } } };
   }
   const out: JsonSchema = { description: a.description };
   if (a.content) {
-    out.content = Object.fromEntries(Object.entries(a.content).map(([type, s], i) => [type, { schema: w.convert(s, 'output'), ...(i === 0 ? ex : {}) }]));
+    out.content = Object.fromEntries(Object.entries(a.content).map(([type, s]) => [type, { schema: w.convert(s, 'output'), ...(type === exampleType ? ex : {}) }]));
   }
   if (a.headers) out.headers = Object.fromEntries(Object.entries(a.headers).map(([name, h]) => [name, { description: h.description, schema: w.convert(h.schema, 'output') }]));
   return out;

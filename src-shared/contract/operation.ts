@@ -36,6 +36,8 @@ export interface OperationExample {
   body?: unknown;
   status: number;
   answer?: unknown;
+  /** The answer's media type, when it is not JSON. */
+  mediaType?: string;
 }
 
 export interface OperationDef {
