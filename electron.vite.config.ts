@@ -19,7 +19,9 @@ export default defineConfig({
     build: {
       outDir: r('out/main'),
       // client: the typed client scripts import as `radar-console/client` (its types: tsconfig.client.json).
-      rollupOptions: { input: { index: r('src-main/index.ts'), cli: r('src-main/cli.ts'), client: r('src-shared/client/index.ts') } },
+      rollupOptions: {
+        input: { index: r('src-main/index.ts'), cli: r('src-main/cli.ts'), reader: r('src-main/store/reader/reader.ts'), client: r('src-shared/client/index.ts') },
+      },
     },
   },
   preload: {

@@ -10,6 +10,7 @@ import { getResource } from '../../../src-shared/resources/index';
 import { compileStandardQuery } from '../../public/query';
 import { serve } from '../contract';
 import type { ApiDeps } from '../deps';
+import { laneOf, sendJson } from '../reads';
 
 export const PUBLIC_URL = '/data/public/api/v1';
 
@@ -22,7 +23,7 @@ export function registerPublic(app: FastifyInstance, deps: ApiDeps): void {
   const lists = [ops.incidents_list, ops.findings_list, ops.service_assets_list];
   PUBLIC_ENTITIES.forEach((entity, i) => {
     const r = publicResource(entity);
-    serve(app, lists[i]!, async (req) => {
+    serve(app, lists[i]!, async (req, reply) => {
       let parsed;
       try {
         parsed = parseStandardQuery(req.query as Record<string, string | string[] | undefined>);
@@ -30,15 +31,11 @@ export function registerPublic(app: FastifyInstance, deps: ApiDeps): void {
         if (e instanceof StandardQueryError) throw badRequest(e.message);
         throw e;
       }
-      const store = deps.store();
-      const page = store.withHits((hits) => {
-        const c = compileStandardQuery(r, parsed, hits);
-        return store.page(r, c.where, c.order, c.limit, c.offset, entity.load, hits, false);
-      });
-      const base = frontLinkBase(req);
+      const plan = compileStandardQuery(r, parsed, entity.load);
       const instance = req.headers['x-radar-instance'];
       const suffix = typeof instance === 'string' && /^[0-9a-f-]{36}$/.test(instance) ? `?instance=${instance}` : '';
-      return { objects: page.items.map((o) => ({ ...o, front_link: `${base}/#/${entity.link}/${String(o.id)}${suffix}` })), total: page.total };
+      const link = { prefix: `${frontLinkBase(req)}/#/${entity.link}/`, suffix };
+      return sendJson(reply, await deps.reads().read({ kind: 'page', plan, shape: 'objects', link }, laneOf(req)));
     });
   });
 

@@ -6,8 +6,10 @@ import { badRequest, ERR } from '../../../src-shared/errors';
 import { resourceOperations, type GenericOp } from '../../../src-shared/contract/index';
 import type { ResourceDef } from '../../../src-shared/resources/index';
 import { isUuid } from '../../../src-shared/schemas/common';
+import { compileSearchPlan } from '../../store/query/plan';
 import { serve } from '../contract';
 import type { ApiDeps } from '../deps';
+import { laneOf, sendJson } from '../reads';
 
 export { relationsQuerySchema } from '../../../src-shared/contract/common';
 
@@ -39,7 +41,7 @@ export function registerResource(app: FastifyInstance, base: string, r: Resource
   if (has('update')) {
     for (const op of [ops.update, ops.update_post]) serve(app, op, async (req) => store().update(r, req.body, { userId: req.userId }));
   }
-  if (has('search')) serve(app, ops.search, async (req) => store().search(r, req.body));
+  if (has('search')) serve(app, ops.search, async (req, reply) => sendJson(reply, await deps.reads().read({ kind: 'page', plan: compileSearchPlan(r, req.body), shape: 'items' }, laneOf(req))));
   if (has('meta')) serve(app, ops.meta, async () => store().meta(r));
   if (has('group')) serve(app, ops.group, async (req) => store().group(r, req.body.group_field, req.body.filters));
   if (has('mass_create')) {
