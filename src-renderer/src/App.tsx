@@ -56,7 +56,6 @@ function Nav({ route }: { route: Route }) {
           {i.label}
         </a>
       ))}
-      <a href="./reference/">{t('nav.reference')}</a>
     </nav>
   );
 }

@@ -1,10 +1,10 @@
-// The API reference (/reference/): reachable from the console's navigation, renders the
+// The API reference (/reference/): reachable from the console's commands (palette and menu), renders the
 // operations of /openapi.json with the renderer served by this server (nothing from another
 // origin, nothing the page's Content-Security-Policy refuses), and "try it" calls this server
 // with the console's key.
 import { expect, test } from './fixtures';
 
-test('the console links to the API reference, which renders the operations and tries one with the key', async ({ page, served }) => {
+test('the console opens the API reference, which renders the operations and tries one with the key', async ({ page, served }) => {
   test.setTimeout(120_000);
   const refused: string[] = [];
   const foreign: string[] = [];
@@ -17,7 +17,13 @@ test('the console links to the API reference, which renders the operations and t
   });
 
   await page.goto(`${served.main}/#key=${served.apiKey}`);
-  await page.getByRole('link', { name: 'API reference' }).click();
+  await expect(page.getByRole('table', { name: 'Incidents', exact: true })).toBeVisible();
+  // The console's command palette (and the desktop app's menu, built from the same actions).
+  await page.keyboard.press('Control+k');
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  await expect(palette).toBeVisible();
+  await palette.getByRole('combobox').fill('API reference');
+  await page.keyboard.press('Enter');
   await expect(page).toHaveURL(`${served.main}/reference/`);
   await expect(page.getByRole('heading', { name: 'Radar console local API' })).toBeVisible({ timeout: 30_000 });
   // The operations of the document, by tag.

@@ -2,7 +2,7 @@
 // Intl.PluralRules (en: _one, _other; ru: _one, _few, _many, _other).
 export const en = {
   app: { name: 'Radar', title: 'Radar console' },
-  nav: { label: 'Views', incidents: 'Incidents', resources: 'Resources', search: 'Search builder', public: 'Public API', reference: 'API reference' },
+  nav: { label: 'Views', incidents: 'Incidents', resources: 'Resources', search: 'Search builder', public: 'Public API' },
   prefs: { langAuto: 'Language: auto', themeAuto: 'Theme: auto', commands: 'Commands', language: 'Language', theme: 'Theme', system: 'System', light: 'Light', dark: 'Dark' },
   signin: {
     label: 'Sign in',
@@ -77,7 +77,7 @@ export const en = {
     goIncidents: 'Go to incidents',
     goResources: 'Go to resources',
     goSearch: 'Go to the search builder',
-    goPublic: 'Go to the public API builder',
+    goPublic: 'Go to the public API builder', goReference: 'Open the API reference',
     signOut: 'Sign out',
     import: 'Import files…',
     exportJson: 'Export the list as JSON',

@@ -4,7 +4,7 @@ import type { Strings } from './en';
 
 export const ru = {
   app: { name: 'Радар', title: 'Консоль Радар' },
-  nav: { label: 'Разделы', incidents: 'Инциденты', resources: 'Ресурсы', search: 'Конструктор поиска', public: 'Публичный API', reference: 'Справочник API' },
+  nav: { label: 'Разделы', incidents: 'Инциденты', resources: 'Ресурсы', search: 'Конструктор поиска', public: 'Публичный API' },
   prefs: { langAuto: 'Язык: авто', themeAuto: 'Тема: авто', commands: 'Команды', language: 'Язык', theme: 'Тема', system: 'Как в системе', light: 'Светлая', dark: 'Тёмная' },
   signin: {
     label: 'Вход',
@@ -79,7 +79,7 @@ export const ru = {
     goIncidents: 'Перейти к инцидентам',
     goResources: 'Перейти к ресурсам',
     goSearch: 'Перейти к конструктору поиска',
-    goPublic: 'Перейти к конструктору публичного API',
+    goPublic: 'Перейти к конструктору публичного API', goReference: 'Открыть справочник API',
     signOut: 'Выйти',
     import: 'Импортировать файлы…',
     exportJson: 'Выгрузить список в JSON',
