@@ -12,6 +12,12 @@ function leafSql(r: ResourceDef, field: string, f: StandardFilter, ctx: SqlConte
   if (!info) throw badRequest(`unknown field: ${f.field}`);
   const as = (filter_type: SearchFilter['filter_type'], value: unknown, negation = false): Sql =>
     filterSql(r, { field, filter_type, value, negation }, ctx);
+  // A value a field can never hold is a mistake in the query, not an empty answer.
+  const allowed = info.def?.enum;
+  if (allowed && (f.op === 'eq' || f.op === 'noteq' || f.op === 'in' || f.op === 'notin')) {
+    const bad = f.values.find((v) => !allowed.includes(v));
+    if (bad !== undefined) throw badRequest(`invalid value "${bad}" for ${f.field}: expected one of ${allowed.join(', ')}`);
+  }
   switch (f.op) {
     case 'eq':
       return as('equal', f.values[0]);

@@ -19,7 +19,7 @@ import { fieldInputSchema, ignoredKeys, type WriteBody } from '../../src-shared/
 import type { SearchFilter, SearchRequest } from '../../src-shared/schemas/search';
 import { nowTs } from '../../src-shared/time';
 import { decodeRow, encodeValue } from './codec';
-import type { Db } from './db';
+import { isBusy, type Db } from './db';
 import { storeHooks, type WriteContext } from './hooks';
 import {
   checkIdRelationNames,
@@ -497,6 +497,7 @@ export class Store {
           this.delete(r, id);
           return { id, error_code: MASS.ok };
         } catch (e) {
+          if (isBusy(e)) throw e; // the database, not this object: the whole request is refused (503)
           return { id, error_code: massCode(e) };
         }
       }),
@@ -513,6 +514,7 @@ export class Store {
           this.update(r, { id, ...parsed });
           return { id, error_code: MASS.ok };
         } catch (e) {
+          if (isBusy(e)) throw e; // the database, not this object: the whole request is refused (503)
           return { id, error_code: massCode(e) };
         }
       }),
