@@ -8,7 +8,10 @@ export default defineConfig({
   main: {
     build: {
       outDir: r('out/main'),
-      rollupOptions: { input: { index: r('src-main/index.ts'), cli: r('src-main/cli.ts') } },
+      rollupOptions: {
+        // import-worker: the import's own thread (src-main/transfer/import-thread.ts finds it beside the code).
+        input: { index: r('src-main/index.ts'), cli: r('src-main/cli.ts'), 'import-worker': r('src-main/transfer/import-worker.ts') },
+      },
     },
   },
   preload: {
