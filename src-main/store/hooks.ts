@@ -7,6 +7,11 @@ import type { Rec, Store } from './store';
 export interface WriteContext {
   /** The user making the change (Pgr-User-Id or the token's subject). */
   userId?: string;
+  /**
+   * A change received from the origin of a snapshot (pull, "take theirs"): applied without an
+   * outbox entry (see outbox.ts). Every other write to a snapshot is recorded for push.
+   */
+  untracked?: boolean;
 }
 
 export interface StoreHooks {

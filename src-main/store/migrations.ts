@@ -53,6 +53,70 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec('DROP INDEX IF EXISTS "ix_service_asset_findings_status_created_at"');
     },
   },
+  {
+    version: 5,
+    name: 'sync with the origin of a snapshot: origin, remote versions, pull cursors, outbox, push log',
+    up: (db) => {
+      // The platform a snapshot was copied from. The key is never here: key_store names the
+      // key vault file and key_id the entry in it.
+      db.exec(`CREATE TABLE sync_origin (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        url TEXT NOT NULL,
+        remote_instance_id TEXT,
+        ca_file TEXT,
+        pinned_sha256 TEXT,
+        timeout_ms INTEGER,
+        key_store TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        snapshot_at TEXT NOT NULL,
+        pulled_at TEXT,
+        pushed_at TEXT,
+        lock_pid INTEGER,
+        lock_kind TEXT,
+        lock_at TEXT
+      )`);
+      // The origin's updated_at of each record as the copy last received it.
+      db.exec(`CREATE TABLE sync_remote (resource TEXT NOT NULL, id TEXT NOT NULL, updated_at TEXT NOT NULL, PRIMARY KEY (resource, id)) WITHOUT ROWID`);
+      // The newest origin updated_at received per pulled list.
+      db.exec(`CREATE TABLE sync_cursors (list TEXT PRIMARY KEY, updated_at TEXT NOT NULL) WITHOUT ROWID`);
+      // Local changes waiting to be pushed: one row per record and field (field '' for a
+      // record created or deleted here), values as JSON.
+      db.exec(`CREATE TABLE sync_outbox (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        resource TEXT NOT NULL,
+        record_id TEXT NOT NULL,
+        op TEXT NOT NULL CHECK (op IN ('create', 'update', 'delete')),
+        field TEXT NOT NULL,
+        before TEXT,
+        after TEXT,
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'sending', 'conflict', 'failed')),
+        theirs TEXT,
+        theirs_at TEXT,
+        resolution TEXT CHECK (resolution IN ('mine')),
+        error TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        first_at TEXT NOT NULL,
+        changed_at TEXT NOT NULL,
+        user_id TEXT,
+        sent_at TEXT,
+        UNIQUE (resource, record_id, field)
+      )`);
+      db.exec(`CREATE INDEX ix_sync_outbox_state ON sync_outbox (state, seq)`);
+      db.exec(`CREATE TABLE sync_log (
+        seq INTEGER PRIMARY KEY,
+        resource TEXT NOT NULL,
+        record_id TEXT NOT NULL,
+        op TEXT NOT NULL,
+        field TEXT NOT NULL,
+        before TEXT,
+        after TEXT,
+        user_id TEXT,
+        changed_at TEXT NOT NULL,
+        pushed_at TEXT NOT NULL,
+        note TEXT
+      )`);
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

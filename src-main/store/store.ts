@@ -21,6 +21,7 @@ import { nowTs } from '../../src-shared/time';
 import { decodeRow, encodeValue } from './codec';
 import { isBusy, type Db } from './db';
 import { storeHooks, type WriteContext } from './hooks';
+import { beginChange, trackDeletes } from './outbox';
 import {
   checkIdRelationNames,
   checkRelationNames,
@@ -397,6 +398,8 @@ export class Store {
       this.insertRow(r, id, values, at, opts.updatedAt ?? at);
       if (body._relations) this.setRelations(r, id, body._relations, at);
       storeHooks[r.name]?.afterInsert?.(this, id, values, ctx, at);
+      // The outbox of a snapshot (sync), in this transaction.
+      beginChange(this, r, 'create', id, ctx, [], relationNames(body._relations))?.done();
       return this.find(r, id)!;
     });
   }
@@ -408,13 +411,16 @@ export class Store {
       const before = this.find(r, body.id);
       if (!before) throw notFound();
       const values = this.writableValues(r, body);
+      const ctx: WriteContext = { ...opts };
+      // The outbox of a snapshot (sync): the fields as asked, read before and after, in this transaction.
+      const change = beginChange(this, r, 'update', body.id, ctx, Object.keys(values), relationNames(body._relations));
       r.hooks?.beforeWrite?.(values, { op: 'update', existing: before });
       this.checkRefs(r, values);
       const at = opts.at ?? nowTs();
-      const ctx: WriteContext = { ...opts };
       this.updateRow(r, body.id, values, at);
       if (body._relations) this.setRelations(r, body.id, body._relations, at);
       storeHooks[r.name]?.afterUpdate?.(this, before, values, ctx, at);
+      change?.done();
       return this.find(r, body.id)!;
     });
   }
@@ -466,13 +472,14 @@ export class Store {
     return [...new Set(out)];
   }
 
-  delete(r: ResourceDef, rawId: string): { id: string } {
+  delete(r: ResourceDef, rawId: string, opts: WriteContext = {}): { id: string } {
     if (!isUuid(rawId)) throw badRequest(ERR.idNotUuid);
     const id = rawId.toLowerCase();
     return this.tx(() => {
       if (!this.exists(r, id)) throw notFound();
       const blocking = this.restrictingRefs(r, id);
       if (blocking.length) throw new ApiError(409, ERR.relatedData, { fields: blocking });
+      beginChange(this, r, 'delete', id, opts)?.done();
       try {
         this.run(`DELETE FROM ${q(r.table)} WHERE id = ?`, [id]);
       } catch (e) {
@@ -489,12 +496,12 @@ export class Store {
   }
 
   /** Per-id results; each deletion stands or falls alone (savepoint per id). */
-  massDelete(r: ResourceDef, ids: readonly string[]): MassResult[] {
+  massDelete(r: ResourceDef, ids: readonly string[], opts: WriteContext = {}): MassResult[] {
     return this.tx(() =>
       ids.map((id) => {
         if (!isUuid(id)) return { id, error_code: MASS.notUuid };
         try {
-          this.delete(r, id);
+          this.delete(r, id, opts);
           return { id, error_code: MASS.ok };
         } catch (e) {
           if (isBusy(e)) throw e; // the database, not this object: the whole request is refused (503)
@@ -505,13 +512,13 @@ export class Store {
   }
 
   /** Style 1: one field set on each object, per-object results (savepoint per object). */
-  massUpdateField(r: ResourceDef, ids: readonly string[], field: string, value: unknown): MassResult[] {
+  massUpdateField(r: ResourceDef, ids: readonly string[], field: string, value: unknown, opts: WriteOptions = {}): MassResult[] {
     const parsed = this.parseFieldValues(r, { [field]: value });
     return this.tx(() =>
       ids.map((id) => {
         if (!isUuid(id)) return { id, error_code: MASS.notUuid };
         try {
-          this.update(r, { id, ...parsed });
+          this.update(r, { id, ...parsed }, opts);
           return { id, error_code: MASS.ok };
         } catch (e) {
           if (isBusy(e)) throw e; // the database, not this object: the whole request is refused (503)
@@ -522,12 +529,12 @@ export class Store {
   }
 
   /** Style 2: several fields on every object, all or nothing. */
-  massUpdateFields(r: ResourceDef, ids: readonly string[], fields: Rec): MassResult[] {
+  massUpdateFields(r: ResourceDef, ids: readonly string[], fields: Rec, opts: WriteOptions = {}): MassResult[] {
     const parsed = this.parseFieldValues(r, fields);
     for (const id of ids) if (!isUuid(id)) throw badRequest(`${ERR.idNotUuid}: ${id}`);
     return this.tx(() =>
       ids.map((id) => {
-        this.update(r, { id, ...parsed });
+        this.update(r, { id, ...parsed }, opts);
         return { id, error_code: MASS.ok };
       }),
     );
@@ -546,7 +553,7 @@ export class Store {
     return out;
   }
 
-  deleteAll(r: ResourceDef, filters: readonly SearchFilter[] = []): { deleted: number } {
+  deleteAll(r: ResourceDef, filters: readonly SearchFilter[] = [], opts: WriteContext = {}): { deleted: number } {
     const where = whereSql(r, filters);
     const matched = `SELECT t.id FROM ${q(r.table)} t WHERE ${where.sql}`;
     return this.tx(() => {
@@ -558,6 +565,7 @@ export class Store {
         }
       }
       if (blocking.length) throw new ApiError(409, ERR.relatedData, { fields: [...new Set(blocking)] });
+      trackDeletes(this, r, () => this.all<{ id: string }>(matched, where.params).map((x) => x.id), opts);
       try {
         const res = this.run(`DELETE FROM ${q(r.table)} WHERE id IN (${matched})`, where.params);
         return { deleted: res.changes };
@@ -627,6 +635,8 @@ const TYPE_NAMES: Record<FieldInfo["kind"], string> = {
   date: 'date',
   json: 'json',
 };
+
+const relationNames = (rels: Record<string, unknown> | undefined): string[] => (rels ? Object.keys(rels).filter((k) => rels[k] !== undefined) : []);
 
 /** SQLite reports a blocked ON DELETE RESTRICT as a trigger constraint. */
 function isForeignKeyError(e: unknown): boolean {

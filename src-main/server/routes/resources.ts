@@ -132,7 +132,7 @@ export function registerResource(app: FastifyInstance, prefix: string, r: Resour
   if (has('mass_delete')) {
     z_.post(`${base}/mass_delete`, {
       schema: { tags, summary: 'Delete several records; a result code per id', body: massDeleteSchema, response: { 200: massResultsSchema, ...errors(400, 401, 500) } },
-      handler: async (req) => ({ results: store().massDelete(r, req.body.ids) }),
+      handler: async (req) => ({ results: store().massDelete(r, req.body.ids, { userId: req.userId }) }),
     });
   }
   if (has('mass_update')) {
@@ -146,9 +146,9 @@ export function registerResource(app: FastifyInstance, prefix: string, r: Resour
       handler: async (req) => {
         const { ids, field, value, fields } = req.body;
         if (fields !== undefined && field !== undefined) throw badRequest('give either field and value, or fields');
-        if (fields !== undefined) return { results: store().massUpdateFields(r, ids, fields) };
+        if (fields !== undefined) return { results: store().massUpdateFields(r, ids, fields, { userId: req.userId }) };
         if (field === undefined) throw badRequest('field is required');
-        return { results: store().massUpdateField(r, ids, field, value) };
+        return { results: store().massUpdateField(r, ids, field, value, { userId: req.userId }) };
       },
     });
   }
@@ -160,7 +160,7 @@ export function registerResource(app: FastifyInstance, prefix: string, r: Resour
         body: deleteAllSchema,
         response: { 200: z.object({ deleted: z.number().int() }), ...errors(400, 401, 409, 500) },
       },
-      handler: async (req) => store().deleteAll(r, req.body?.filters ?? []),
+      handler: async (req) => store().deleteAll(r, req.body?.filters ?? [], { userId: req.userId }),
     });
   }
   if (has('get')) {
@@ -184,7 +184,7 @@ export function registerResource(app: FastifyInstance, prefix: string, r: Resour
         params: z.object({ id: z.string() }),
         response: { 200: z.object({ id: z.string() }), ...errors(400, 401, 404, 409, 500) },
       },
-      handler: async (req) => store().delete(r, checkId(req.params.id)),
+      handler: async (req) => store().delete(r, checkId(req.params.id), { userId: req.userId }),
     });
   }
 }
