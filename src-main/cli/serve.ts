@@ -7,6 +7,8 @@ import { DB_HELP, dbFileOf, intIn } from './options';
 import { removeReady, writeReady } from './ready';
 
 const port = intIn(0, 65535);
+const mib = intIn(1, 1024 * 1024);
+const MiB = 1024 * 1024;
 const scanPorts = (value: string): number[] => value.split(',').map((p) => intIn(1, 65535)(p.trim()));
 
 export function serveCommand() {
@@ -20,6 +22,8 @@ export function serveCommand() {
     .addOption(new Option('--seed <mode>', 'seed the demo dataset: demo (default on a new database) or none').choices(['demo', 'none'] as const))
     .option('--scan-ports <list>', 'ports the service scan probes, comma-separated', scanPorts)
     .option('--log', 'log requests to stderr (credentials redacted)')
+    .option('--max-body-mb <n>', 'largest JSON request body, in MiB; larger is refused with 413 (default: 32)', mib)
+    .option('--max-import-mb <n>', 'largest upload to /console/v1/import, in MiB; larger is refused with 413 (default: 8192)', mib)
     .addHelpText(
       'after',
       `
@@ -41,6 +45,11 @@ and keeps running until SIGINT or SIGTERM.`,
         seed: opts.seed,
         log: !!opts.log,
         scan: opts.scanPorts ? { ports: opts.scanPorts } : undefined,
+        limits: {
+          bodyBytes: opts.maxBodyMb === undefined ? undefined : opts.maxBodyMb * MiB,
+          bodiesInFlightBytes: opts.maxBodyMb === undefined ? undefined : opts.maxBodyMb * MiB,
+          importBytes: opts.maxImportMb === undefined ? undefined : opts.maxImportMb * MiB,
+        },
       });
       if (db !== ':memory:') {
         writeReady(db, { main: server.main, routing: server.routing, pid: process.pid, started_at: new Date().toISOString(), key: given === undefined ? 'stored' : 'given' });

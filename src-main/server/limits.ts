@@ -22,9 +22,9 @@ export interface Limits {
 const MiB = 1024 * 1024;
 
 export const DEFAULT_LIMITS: Limits = {
-  bodyBytes: 64 * MiB,
+  bodyBytes: 32 * MiB,
   importBytes: 8 * 1024 * MiB,
-  bodiesInFlightBytes: 64 * MiB,
+  bodiesInFlightBytes: 32 * MiB,
   requestTimeoutMs: 10 * 60_000,
   headersTimeoutMs: 60_000,
 };
