@@ -52,6 +52,7 @@ export function exportCommand() {
     .option('--columns <a,b,c>', 'fields to export, in this order (default: all)')
     .option('--delimiter <c>', 'CSV separator: , ; or tab (default ,)')
     .option('--no-bom', 'CSV without the UTF-8 byte-order mark')
+    .option('--with-references', 'each record carries the records it refers to (an incident its finding type and asset), so the file imports into a fresh database')
     .action(async (opts) => {
       if (opts.filter !== undefined && opts.query !== undefined) throw new UsageError('give either --filter or --query, not both');
       const delimiter = opts.delimiter === undefined ? undefined : delimiterOf(opts.delimiter);
@@ -70,6 +71,7 @@ export function exportCommand() {
             .filter(Boolean),
           delimiter,
           bom: opts.bom,
+          withReferences: !!opts.withReferences,
         });
       } catch (e) {
         if (e instanceof ApiError) throw new UsageError(e.message);
