@@ -417,5 +417,9 @@ export function poolsFrom(doc: Schema, ids: string[], fields: string[]): Pools {
   const paths = Object.keys((doc.paths ?? {}) as Record<string, unknown>)
     .filter((p) => !p.includes('{*}'))
     .map((p) => p.replace(/\{[^}]+\}/g, ids[0] ?? '00000000-0000-4000-8000-000000000000'));
-  return { ids, fields, paths };
+  // Routed paths that name the routing endpoint again (a loop), plainly, %-encoded or doubled.
+  const loops = ['/console/v1/route'.repeat(3), '/console/v1/route'.repeat(30), '/console/v1/%72oute', '//console//v1//route', '/CONSOLE/V1/ROUTE', '/console/v1/route%2F..%2Froute'].map(
+    (p) => `${p}/data/public/api/v1/incidents`,
+  );
+  return { ids, fields, paths: [...paths, ...loops] };
 }

@@ -251,3 +251,38 @@ describe('body limits', () => {
     expect(performance.now() - t0).toBeLessThan(2000);
   });
 });
+
+describe('bodies read at once', () => {
+  it('a body that would pass the in-flight budget waits until the earlier one is answered', async () => {
+    const small = await startTestServer({ limits: { bodyBytes: 1024 * 1024, bodiesInFlightBytes: 1024 * 1024 } });
+    try {
+      const size = 900 * 1024;
+      const json = JSON.stringify(search({ limit: 1 }));
+      const body = `${' '.repeat(size - json.length)}${json}`;
+      // A: announces 900 KiB and sends only the first bytes, holding its share of the budget.
+      const a = net.connect(Number(new URL(small.main).port), '127.0.0.1');
+      let aAnswer = '';
+      a.on('data', (d) => (aAnswer += d));
+      a.write(`POST ${B}/software_groups/search HTTP/1.1\r\nHost: 127.0.0.1\r\nPgrApiKey: ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\nConnection: close\r\n\r\n${body.slice(0, 1000)}`);
+      await new Promise((r) => setTimeout(r, 200));
+      // B: the same size, sent whole; it is not read while A holds the budget.
+      let bDone = 0;
+      const b = small.call('POST', `${B}/software_groups/search`, body).then((res) => {
+        bDone = performance.now();
+        return res;
+      });
+      await new Promise((r) => setTimeout(r, 700));
+      expect(bDone, 'B answered while A held the budget').toBe(0);
+      expect((await small.call('GET', '/tenancy/instance/list')).status).toBe(200); // bodiless requests pass
+      const aEnd = performance.now();
+      a.write(body.slice(1000));
+      const res = await b;
+      expect(res.status, res.text).toBe(200);
+      expect(bDone).toBeGreaterThan(aEnd);
+      await new Promise((r) => (a.destroyed ? r(null) : a.on('close', r)));
+      expect(aAnswer).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      await small.stop();
+    }
+  });
+});

@@ -89,7 +89,7 @@ function checkWhole(file: string, schemaBefore: unknown[]): string[] {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('kill -9 during an import', () => {
-  it(`${RUNS} kills at random moments: the database whole, the import all or nothing`, async () => {
+  it(`${RUNS} kill(s) at random moments: the database whole, the import all or nothing`, async () => {
     const lines: string[] = [];
     const ids: string[] = [];
     for (let i = 0; i < IMPORT_ROWS; i++) {
@@ -135,7 +135,7 @@ describe('kill -9 during an import', () => {
 });
 
 describe('kill -9 during mass operations', () => {
-  it(`${RUNS} kills at random moments: the database whole, each mass operation all or nothing`, async () => {
+  it(`${RUNS} kill(s) at random moments: the database whole, each mass operation all or nothing`, async () => {
     for (let run = 0; run < RUNS; run++) {
       const file = freshCopy();
       const probe = new Database(file, { readonly: true });

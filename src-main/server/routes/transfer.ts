@@ -188,7 +188,7 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
                 const view = await o.manager.add({ kind: 'local', name: qy.new_instance, db_file: target });
                 ctx.setInstance({ id: view.id, name: view.name });
               } catch (e) {
-                throw new TransferError(`imported into ${target}, but the instance could not be added: ${(e as Error).message}`);
+                throw new TransferError(`imported into ${target}, but the instance could not be added: ${(e as Error).message}`, {}, e instanceof ApiError ? e.status : 400);
               }
             }
             return summary;
