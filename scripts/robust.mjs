@@ -7,6 +7,7 @@
 // The server under test is the built one (out/main/cli.js, built first): it starts in well under
 // a second, which a hundred restarts need. Each variable above may be set to change the size.
 import { spawn, spawnSync } from 'node:child_process';
+import { stripVTControlCharacters } from 'node:util';
 
 const env = {
   FUZZ_RUNS: '10000',
@@ -32,8 +33,7 @@ child.stdout.on('data', (d) => {
   out += d;
   let nl;
   while ((nl = out.indexOf('\n')) >= 0) {
-    // eslint-disable-next-line no-control-regex
-    const line = out.slice(0, nl).replace(/\u001b\[[0-9;]*m/g, '').trim();
+    const line = stripVTControlCharacters(out.slice(0, nl)).trim();
     out = out.slice(nl + 1);
     if (/^(fuzz|kill -9|load|import of \d+ rows):/.test(line)) figures.push(line);
   }
