@@ -9,8 +9,14 @@ export default defineConfig({
     build: {
       outDir: r('out/main'),
       rollupOptions: {
-        // import-worker: the import's own thread (src-main/transfer/import-thread.ts finds it beside the code).
-        input: { index: r('src-main/index.ts'), cli: r('src-main/cli.ts'), 'import-worker': r('src-main/transfer/import-worker.ts') },
+        // Worker threads' entries: the store's readers, and the import's own thread
+        // (src-main/transfer/import-thread.ts finds import-worker.js beside the code).
+        input: {
+          index: r('src-main/index.ts'),
+          cli: r('src-main/cli.ts'),
+          reader: r('src-main/store/reader/reader.ts'),
+          'import-worker': r('src-main/transfer/import-worker.ts'),
+        },
       },
     },
   },

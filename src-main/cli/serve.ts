@@ -22,6 +22,7 @@ export function serveCommand() {
     .addOption(new Option('--seed <mode>', 'seed the demo dataset: demo (default on a new database) or none').choices(['demo', 'none'] as const))
     .option('--scan-ports <list>', 'ports the service scan probes, comma-separated', scanPorts)
     .option('--log', 'log requests to stderr (credentials redacted)')
+    .option('--readers <n>', 'reader threads for searches, lists and stats; 0 reads on the server thread (default: 2)', intIn(0, 16))
     .option('--max-body-mb <n>', 'largest JSON request body, in MiB; larger is refused with 413 (default: 32)', mib)
     .option('--max-import-mb <n>', 'largest upload to /console/v1/import, in MiB; larger is refused with 413 (default: 8192)', mib)
     .addHelpText(
@@ -45,6 +46,8 @@ and keeps running until SIGINT or SIGTERM.`,
         seed: opts.seed,
         log: !!opts.log,
         scan: opts.scanPorts ? { ports: opts.scanPorts } : undefined,
+        readers: opts.readers,
+        warmReaders: true,
         limits: {
           bodyBytes: opts.maxBodyMb === undefined ? undefined : opts.maxBodyMb * MiB,
           bodiesInFlightBytes: opts.maxBodyMb === undefined ? undefined : opts.maxBodyMb * MiB,
