@@ -18,9 +18,17 @@ export default defineConfig({
   main: {
     build: {
       outDir: r('out/main'),
-      // client: the typed client scripts import as `radar-console/client` (its types: tsconfig.client.json).
       rollupOptions: {
-        input: { index: r('src-main/index.ts'), cli: r('src-main/cli.ts'), reader: r('src-main/store/reader/reader.ts'), client: r('src-shared/client/index.ts') },
+        // Worker threads' entries: the store's readers, and the import's own thread
+        // (src-main/transfer/import-thread.ts finds import-worker.js beside the code).
+        input: {
+          index: r('src-main/index.ts'),
+          cli: r('src-main/cli.ts'),
+          reader: r('src-main/store/reader/reader.ts'),
+          'import-worker': r('src-main/transfer/import-worker.ts'),
+          // the typed client scripts import as `radar-console/client` (its types: tsconfig.client.json)
+          client: r('src-shared/client/index.ts'),
+        },
       },
     },
   },

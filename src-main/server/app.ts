@@ -5,6 +5,7 @@ import { registerConsole } from './routes/console';
 import { registerTransfer } from './routes/transfer';
 import { registerApi, rewriteAliases } from './api';
 import { createBaseApp } from './base';
+import type { Limits } from './limits';
 import type { ApiDeps } from './deps';
 import { registerOpenApi } from './openapi';
 import { installSecurity, type AuthConfig } from './security';
@@ -19,10 +20,11 @@ export interface MainAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** The base URLs of the two ports (the document's servers). */
   servers?: () => { main: string; routing: string };
+  limits?: Partial<Limits>;
 }
 
 export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstance> {
-  const app = createBaseApp({ logger: opts.logger, rewriteUrl: (req) => rewriteAliases(req.url ?? '/') });
+  const app = createBaseApp({ logger: opts.logger, limits: opts.limits, rewriteUrl: (req) => rewriteAliases(req.url ?? '/') });
   installSecurity(app, { ...opts.auth, isPublic: (req) => isStaticRequest(req) || isReferenceRequest(req) });
   registerOpenApi(app, { version: opts.deps.version, servers: opts.servers ?? (() => ({ main: 'http://127.0.0.1:9000', routing: 'http://127.0.0.1:9009' })) });
   registerApi(app, opts.deps);
@@ -36,8 +38,8 @@ export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstan
 }
 
 /** The API of one more local database, reached in-process from the routing port. */
-export async function createInstanceApp(opts: { deps: ApiDeps; auth: AuthConfig; logger?: FastifyServerOptions['logger'] }): Promise<FastifyInstance> {
-  const app = createBaseApp({ logger: opts.logger, rewriteUrl: (req) => rewriteAliases(req.url ?? '/') });
+export async function createInstanceApp(opts: { deps: ApiDeps; auth: AuthConfig; logger?: FastifyServerOptions['logger']; limits?: Partial<Limits> }): Promise<FastifyInstance> {
+  const app = createBaseApp({ logger: opts.logger, limits: opts.limits, rewriteUrl: (req) => rewriteAliases(req.url ?? '/') });
   installSecurity(app, opts.auth);
   registerApi(app, opts.deps);
   await app.ready();

@@ -27,6 +27,8 @@ export interface ServeOptions {
   preValidation?: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
   /** The last path parameter takes the rest of the path, slashes included (`{path}` → `*`). */
   wildcard?: string;
+  /** Route config besides the operationId (e.g. `streamBody`). */
+  config?: Record<string, unknown>;
 }
 
 /**
@@ -47,7 +49,7 @@ export function serve<O extends OperationDef>(app: FastifyInstance, op: O, handl
       ...(op.headers ? { headers: op.headers } : {}),
       ...(op.body && !op.bodyContent ? { body: op.body } : {}),
     },
-    config: { operationId: op.operationId },
+    config: { ...o.config, operationId: op.operationId },
     ...(o.preValidation ? { preValidation: o.preValidation } : {}),
     handler: handler as unknown as RouteHandlerMethod,
   });
