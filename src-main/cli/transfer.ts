@@ -327,6 +327,7 @@ export async function snapshotCommand(args: string[]): Promise<number> {
   const perPage = intFlag('per-page', v['per-page'], 1, 1000);
   const mainDb = v.db ?? defaultDbFile();
   let remote: SnapshotOptions['remote'];
+  let key: SnapshotOptions['key'];
   if (v.instance) {
     const found = findInstance(mainDb, v.instance);
     if (found.main || found.row.kind !== 'remote') throw new UsageError(`${v.instance} is not a remote instance`);
@@ -338,6 +339,7 @@ export async function snapshotCommand(args: string[]): Promise<number> {
       caFile: found.row.ca_file,
       pinnedSha256: found.row.pinned_sha256,
     };
+    key = { store: vaultFileFor(mainDb), id: found.row.id };
   } else {
     if (!/^https?:\/\/[^/]+/i.test(v.url!)) throw new UsageError('--url must be an http:// or https:// address');
     let key = v['api-key'];
@@ -377,6 +379,7 @@ export async function snapshotCommand(args: string[]): Promise<number> {
         remote,
         target,
         perPage,
+        key,
         signal,
         onProgress: (p) => bar.update(p.records, p.total ?? p.records, p.records, p.phase),
       }),
