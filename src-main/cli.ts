@@ -2,6 +2,7 @@
 // console in a browser); `token` issues a Bearer JWT for the local server.
 import { intFlag, parse, UsageError } from './cli/args';
 import { instanceCommand, INSTANCE_USAGE } from './cli/instance';
+import { syncCommand, SYNC_USAGE } from './cli/sync';
 import { exportCommand, importCommand, snapshotCommand, TRANSFER_USAGE } from './cli/transfer';
 import { isUuid } from '../src-shared/schemas/common';
 import { defaultDbFile } from './config/paths';
@@ -25,7 +26,7 @@ Commands:
               --db FILE            database (default as above)
               --user UUID          the token's user id (default: a fixed local user)
               --ttl SECONDS        lifetime (default 86400)
-${INSTANCE_USAGE}${TRANSFER_USAGE}  help      this text
+${INSTANCE_USAGE}${TRANSFER_USAGE}${SYNC_USAGE}  help      this text
 `;
 
 
@@ -111,6 +112,8 @@ export async function main(argv: string[]): Promise<number> {
         return await exportCommand(rest);
       case 'snapshot':
         return await snapshotCommand(rest);
+      case 'sync':
+        return await syncCommand(rest);
       case 'help':
       case '--help':
       case '-h':

@@ -48,7 +48,7 @@ const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 const secs = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /** The progress bar on a terminal; nothing otherwise (the summary line is printed anyway). */
-class Progress {
+export class Progress {
   private bar: cliProgress.SingleBar | null = null;
   private readonly t0 = performance.now();
 
@@ -84,7 +84,7 @@ class Progress {
 }
 
 /** Runs `fn` with a signal that Ctrl-C (SIGINT) or SIGTERM aborts. */
-async function cancellable<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function cancellable<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once('SIGINT', stop);
@@ -118,7 +118,8 @@ function findInstance(mainDb: string, ref: string): { main: true; file: string }
   }
 }
 
-function localFile(v: Record<string, unknown>): string {
+/** The database of `--db FILE`, or of the local instance `--instance ID|NAME` of the main database `--db`. */
+export function localFile(v: Record<string, unknown>): string {
   const mainDb = (v.db as string | undefined) ?? defaultDbFile();
   if (v.instance === undefined) return path.resolve(mainDb);
   const found = findInstance(mainDb, v.instance as string);

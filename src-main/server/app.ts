@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { InstanceManager } from '../instances/manager';
 import { registerConsole } from './routes/console';
+import { registerSync } from './routes/sync';
 import { registerTransfer } from './routes/transfer';
 import { registerApi, rewriteAliases } from './api';
 import { createBaseApp } from './base';
@@ -25,6 +26,7 @@ export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstan
   registerApi(app, opts.deps);
   if (opts.manager) registerConsole(app, opts.manager);
   if (opts.manager) registerTransfer(app, { deps: opts.deps, manager: opts.manager });
+  if (opts.manager) registerSync(app, { deps: opts.deps, manager: opts.manager });
   await registerStatic(app, findRendererDir(opts.rendererDir));
   await app.ready();
   return app;

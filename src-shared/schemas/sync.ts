@@ -93,6 +93,7 @@ export const pullSummarySchema = z
     confirmed: z.number().int().describe('entries the origin turned out to have already (pushed earlier): removed'),
     deleted_ids: z.record(z.string(), z.array(z.string())).describe('records deleted on the origin, per resource (at most 100 ids each)'),
     notes: z.array(z.string()),
+    stopped: z.string().nullable().describe('why the pull stopped early (origin unreachable, key refused, cancelled); what was applied is kept'),
     left: syncCountsSchema,
     ms: z.number(),
   })
