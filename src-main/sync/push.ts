@@ -42,6 +42,9 @@ const TRACE_ID = new Set(['service_assets', 'rules']);
 
 export const DELETED_ON_ORIGIN = 'deleted on the platform';
 
+/** Answers recorded per transaction while a batch is sent. */
+const RECORD_EVERY = 32;
+
 export interface PushProgress {
   phase: 'reading' | 'sending';
   done: number;
@@ -264,8 +267,20 @@ export async function push(t: SyncTarget, opts: PushOptions = {}): Promise<PushS
       progress('sending');
       let stop: string | null = null;
       const started_ = new Set<Task>();
-      const results: [Task, Outcome][] = [];
+      let results: [Task, Outcome][] = [];
       const uncertain: [Task, string][] = [];
+      // Answers are recorded as they come, a few at a time (an interruption loses little).
+      const record = () => {
+        const now = results;
+        results = [];
+        db.transaction(() => {
+          for (const [task, o] of now) {
+            for (const e of task.entries) apply(ledger, e, o.kind === 'confirm' ? { ...o, sent: task.sent.get(e.seq) ?? null } : o, summary);
+            if (o.kind === 'confirm' && task.method === 'POST') versions.seen(task.resource, (o.remote ?? {}) as Rec);
+            if (o.kind === 'confirm' && task.method === 'DELETE') versions.forget(task.resource, task.id);
+          }
+        })();
+      };
       const run = async (task: Task) => {
         if (stop || opts.signal?.aborted) return;
         started_.add(task);
@@ -287,6 +302,7 @@ export async function push(t: SyncTarget, opts: PushOptions = {}): Promise<PushS
         }
         summary.requests += o.kind === 'confirm' && o.note === 'pushed' ? 1 : 0;
         results.push([task, o]);
+        if (results.length >= RECORD_EVERY) record();
         done += task.entries.length;
         progress('sending');
       };
@@ -296,12 +312,8 @@ export async function push(t: SyncTarget, opts: PushOptions = {}): Promise<PushS
         // Creates and deletes one after another, in the order they were made; updates in parallel.
         await pool(group, order === 1 ? concurrency : 1, run, isStopped);
       }
+      record();
       db.transaction(() => {
-        for (const [task, o] of results) {
-          for (const e of task.entries) apply(ledger, e, o.kind === 'confirm' ? { ...o, sent: task.sent.get(e.seq) ?? null } : o, summary);
-          if (o.kind === 'confirm' && task.method === 'POST') versions.seen(task.resource, (o.remote ?? {}) as Rec);
-          if (o.kind === 'confirm' && task.method === 'DELETE') versions.forget(task.resource, task.id);
-        }
         for (const [task, why] of uncertain) for (const e of task.entries) ledger.uncertain(e.seq, why);
         for (const task of tasks) if (!started_.has(task)) for (const e of task.entries) ledger.unsent(e.seq);
       })();

@@ -164,6 +164,7 @@ export function registerSync(app: FastifyInstance, o: { deps: ApiDeps; manager: 
       run_.done = p.done;
       run_.total = p.total;
     });
+    result.catch(() => {}); // settled below; an answer that does not wait must not leave it unhandled
     run_.finished = result
       .then(
         (summary) => {
@@ -178,6 +179,15 @@ export function registerSync(app: FastifyInstance, o: { deps: ApiDeps; manager: 
         s.running = null;
       });
     return result;
+  };
+
+  /** The summary of a run once it has finished (the route waits: ?wait=1). */
+  const finished = async <T>(result: Promise<T>): Promise<T> => {
+    try {
+      return await result;
+    } catch (e) {
+      throw asApiError(e);
+    }
   };
 
   const idParams = z.object({ instance: z.string().min(1).describe('id or name of the snapshot instance') });
@@ -241,23 +251,10 @@ export function registerSync(app: FastifyInstance, o: { deps: ApiDeps; manager: 
     handler: async (req, reply) => {
       const { info, slot } = snapshotOf(req.params.instance);
       const body = req.body ?? {};
-      if (body.dry_run) {
-        try {
-          return await push(slot.target, { dryRun: true, entries: body.entries });
-        } catch (e) {
-          throw asApiError(e);
-        }
-      }
+      if (body.dry_run) return finished(push(slot.target, { dryRun: true, entries: body.entries }));
       const result = start(slot, 'push', (signal, progress) => push(slot.target, { entries: body.entries, signal, onProgress: progress }));
-      if (!truthy(req.query.wait)) {
-        result.catch(() => {});
-        return reply.code(202).send(status(info, slot));
-      }
-      try {
-        return await result;
-      } catch (e) {
-        throw asApiError(e);
-      }
+      if (truthy(req.query.wait)) return finished(result);
+      return reply.code(202).send(status(info, slot));
     },
   });
 
@@ -272,15 +269,8 @@ export function registerSync(app: FastifyInstance, o: { deps: ApiDeps; manager: 
     handler: async (req, reply) => {
       const { info, slot } = snapshotOf(req.params.instance);
       const result = start(slot, 'pull', (signal, progress) => pull(slot.target, { signal, onProgress: progress }));
-      if (!truthy(req.query.wait)) {
-        result.catch(() => {});
-        return reply.code(202).send(status(info, slot));
-      }
-      try {
-        return await result;
-      } catch (e) {
-        throw asApiError(e);
-      }
+      if (truthy(req.query.wait)) return finished(result);
+      return reply.code(202).send(status(info, slot));
     },
   });
 
