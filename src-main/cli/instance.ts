@@ -2,105 +2,85 @@
 // the main database (a running server sees changes at once).
 import fs from 'node:fs';
 import path from 'node:path';
+import { Command } from '@commander-js/extra-typings';
 import { ApiError } from '../../src-shared/errors';
 import { instanceInputSchema, type InstanceInput } from '../../src-shared/schemas/instances';
-import { defaultDbFile } from '../config/paths';
-import { InstanceCatalog, type InstanceRow } from '../instances/catalog';
+import type { InstanceRow } from '../instances/catalog';
 import { RemoteClient } from '../instances/remote';
-import { KeyVault, vaultFileFor } from '../instances/vault';
 import { openDatabase } from '../store/db';
 import { Store } from '../store/store';
-import { intFlag, parse, UsageError } from './args';
+import { findInstance, withCatalog } from './catalog';
+import { CliError, UsageError } from './errors';
+import { DB_HELP, intIn, readKeyFile, uuidArg } from './options';
 
-export const INSTANCE_USAGE = `  instance  manage the instances behind the routing port (in the database of --db)
-              list [--json]
-              add --name NAME --local FILE
-              add --name NAME --url URL (--api-key KEY | --api-key-file FILE)
-                  [--remote-instance-id UUID] [--ca-file PEM] [--pin SHA256]
-                  [--sort-order N] [--timeout-ms N]
-              remove ID|NAME
-              test ID|NAME
-`;
-
-function open(dbFile: string) {
-  const { db } = openDatabase(dbFile);
-  const store = new Store(db);
-  const catalog = new InstanceCatalog(store, new KeyVault(vaultFileFor(dbFile)), path.dirname(path.resolve(dbFile)));
-  return { db, catalog };
-}
-
-function find(catalog: InstanceCatalog, ref: string): InstanceRow {
-  const row = catalog.get(ref) ?? catalog.list().find((r) => r.name === ref);
-  if (!row) throw new UsageError(`no instance "${ref}" (see \`radar-console instance list\`)`);
-  return row;
-}
+const MAIN_DB_HELP = `the main database, whose instances these are (${DB_HELP.replace(/^database file /, '')})`;
 
 function describe(r: InstanceRow): string {
   return r.kind === 'local' ? `local   ${r.db_file}` : `remote  ${r.url}${r.remote_instance_id ? ` (instance ${r.remote_instance_id})` : ''}`;
 }
 
-export async function instanceCommand(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  const { values, positionals } = parse(
-    rest,
-    {
-      db: { type: 'string' },
-      json: { type: 'boolean' },
-      name: { type: 'string' },
-      local: { type: 'string' },
-      url: { type: 'string' },
-      'api-key': { type: 'string' },
-      'api-key-file': { type: 'string' },
-      'remote-instance-id': { type: 'string' },
-      'ca-file': { type: 'string' },
-      pin: { type: 'string' },
-      'sort-order': { type: 'string' },
-      'timeout-ms': { type: 'string' },
-    },
-    true,
-  );
-  const v = values as Record<string, string | boolean | undefined>;
-  const dbFile = (v.db as string | undefined) ?? defaultDbFile();
-  switch (sub) {
-    case 'list': {
-      const { db, catalog } = open(dbFile);
-      try {
+function listCommand() {
+  return new Command('list')
+    .description('list the instances: the main one first, then the catalog in sort order')
+    .option('--db <file>', MAIN_DB_HELP)
+    .option('--json', 'print JSON (id, name, kind, sort_order, db_file, url, ...; remote keys are never printed)')
+    .action((opts) =>
+      withCatalog(opts.db, (catalog, file) => {
         const main = catalog.main();
         const rows = catalog.list();
-        if (v.json) {
-          process.stdout.write(`${JSON.stringify([{ id: main.id, name: main.name, kind: 'main', sort_order: 0 }, ...rows.map((r) => ({ ...r, has_api_key: r.kind === 'remote' && catalog.vault.has(r.id) }))], null, 2)}\n`);
-        } else {
-          process.stdout.write(`${main.id}  0  ${main.name}  main    ${dbFile}\n`);
-          for (const r of rows) process.stdout.write(`${r.id}  ${r.sort_order}  ${r.name}  ${describe(r)}\n`);
+        if (opts.json) {
+          const list = [{ id: main.id, name: main.name, kind: 'main', sort_order: 0, db_file: file }, ...rows.map((r) => ({ ...r, has_api_key: r.kind === 'remote' && catalog.vault.has(r.id) }))];
+          process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+          return;
         }
-      } finally {
-        db.close();
-      }
-      return 0;
-    }
-    case 'add': {
-      if (!v.name) throw new UsageError('instance add needs --name');
-      if (!!v.local === !!v.url) throw new UsageError('instance add needs either --local FILE or --url URL');
-      let input: unknown;
+        process.stdout.write(`${main.id}  0  ${main.name}  main    ${file}\n`);
+        for (const r of rows) process.stdout.write(`${r.id}  ${r.sort_order}  ${r.name}  ${describe(r)}\n`);
+      }),
+    );
+}
+
+function addCommand() {
+  return new Command('add')
+    .description('add a local database or a remote platform as an instance; prints its id')
+    .requiredOption('--name <name>', 'its name (unique)')
+    .option('--local <file>', 'a local SQLite database (an import or a snapshot made by this tool)')
+    .option('--create', 'with --local: create the database when it does not exist yet')
+    .option('--url <url>', "a remote platform's main port (or its routing port with --remote-instance-id)")
+    .option('--api-key <key>', "the remote's API key (kept beside the main database, never printed)")
+    .option('--api-key-file <file>', "a file holding the remote's API key")
+    .option('--remote-instance-id <uuid>', 'route to this instance of the remote (PgrSelectedInstance)', uuidArg)
+    .option('--ca-file <pem>', 'a CA certificate to trust for the remote')
+    .option('--pin <sha256>', "the remote certificate's SHA-256 fingerprint")
+    .option('--sort-order <n>', 'place in the list', intIn(0, 1_000_000))
+    .option('--timeout-ms <n>', 'time-out of one call (default 10000)', intIn(100, 300_000))
+    .option('--db <file>', MAIN_DB_HELP)
+    .action((opts) => {
+      if (!!opts.local === !!opts.url) throw new UsageError('instance add needs either --local FILE or --url URL');
       const common = {
-        name: v.name,
-        ...(v['sort-order'] !== undefined ? { sort_order: intFlag('sort-order', v['sort-order'] as string, 0, 1_000_000) } : {}),
-        ...(v['timeout-ms'] !== undefined ? { timeout_ms: intFlag('timeout-ms', v['timeout-ms'] as string, 100, 300_000) } : {}),
+        name: opts.name,
+        ...(opts.sortOrder !== undefined ? { sort_order: opts.sortOrder } : {}),
+        ...(opts.timeoutMs !== undefined ? { timeout_ms: opts.timeoutMs } : {}),
       };
-      if (v.local) {
-        input = { kind: 'local', ...common, db_file: path.resolve(v.local as string) };
+      let input: unknown;
+      if (opts.local) {
+        const dbFile = path.resolve(opts.local);
+        if (!fs.existsSync(dbFile) && !opts.create) {
+          throw new CliError(`the database ${dbFile} does not exist (check --local; add --create to start an empty instance there)`);
+        }
+        input = { kind: 'local', ...common, db_file: dbFile };
       } else {
-        let key = v['api-key'] as string | undefined;
-        if (v['api-key-file']) key = fs.readFileSync(v['api-key-file'] as string, 'utf8').trim();
+        if (opts.apiKey && opts.apiKeyFile) throw new UsageError('give either --api-key or --api-key-file, not both');
+        const key = opts.apiKeyFile ? readKeyFile(opts.apiKeyFile, '--api-key-file') : opts.apiKey;
         if (!key) throw new UsageError('a remote instance needs --api-key or --api-key-file');
+        if (opts.caFile && !fs.existsSync(opts.caFile)) throw new UsageError(`--ca-file ${opts.caFile}: no such file`);
         input = {
           kind: 'remote',
           ...common,
-          url: v.url,
+          url: opts.url,
           api_key: key,
-          ...(v['remote-instance-id'] ? { remote_instance_id: v['remote-instance-id'] } : {}),
-          ...(v['ca-file'] ? { ca_file: path.resolve(v['ca-file'] as string) } : {}),
-          ...(v.pin ? { pinned_sha256: v.pin } : {}),
+          ...(opts.remoteInstanceId ? { remote_instance_id: opts.remoteInstanceId } : {}),
+          ...(opts.caFile ? { ca_file: path.resolve(opts.caFile) } : {}),
+          ...(opts.pin ? { pinned_sha256: opts.pin } : {}),
         };
       }
       const parsed = instanceInputSchema.safeParse(input);
@@ -109,73 +89,98 @@ export async function instanceCommand(args: string[]): Promise<number> {
         throw new UsageError(`${issue.path.join('.') || 'instance'}: ${issue.message}`);
       }
       const data: InstanceInput = parsed.data;
-      if (data.kind === 'remote' && data.ca_file && !fs.existsSync(data.ca_file)) throw new UsageError(`--ca-file ${data.ca_file} does not exist`);
-      const { db, catalog } = open(dbFile);
-      try {
-        const row = catalog.add(data);
-        if (row.kind === 'local') openDatabase(row.db_file!).db.close(); // created and migrated now
-        process.stdout.write(`${row.id}\n`);
-      } catch (e) {
-        if (e instanceof ApiError) throw new UsageError(e.message === 'name_already_used' ? `the name "${data.name}" is taken` : e.message);
-        throw e;
-      } finally {
-        db.close();
-      }
-      return 0;
-    }
-    case 'remove': {
-      const ref = positionals[0];
-      if (!ref) throw new UsageError('instance remove needs an id or a name');
-      const { db, catalog } = open(dbFile);
-      try {
-        const row = find(catalog, ref);
-        catalog.remove(row.id);
-        process.stdout.write(`removed ${row.name} (${row.id})${row.kind === 'local' ? `; its database ${row.db_file} is kept` : ''}\n`);
-      } finally {
-        db.close();
-      }
-      return 0;
-    }
-    case 'test': {
-      const ref = positionals[0];
-      if (!ref) throw new UsageError('instance test needs an id or a name');
-      const { db, catalog } = open(dbFile);
-      try {
-        const row = find(catalog, ref);
-        if (row.kind === 'local') {
-          const local = openDatabase(row.db_file!, { create: false });
-          const n = new Store(local.db).get1<{ n: number }>('SELECT COUNT(*) AS n FROM service_asset_findings')!.n;
-          local.db.close();
-          process.stdout.write(`ok  ${row.name}: ${n} incidents in ${row.db_file}\n`);
-          return 0;
-        }
-        const client = new RemoteClient({
-          url: row.url!,
-          apiKey: catalog.vault.get(row.id) ?? '',
-          remoteInstanceId: row.remote_instance_id,
-          caFile: row.ca_file,
-          pinnedSha256: row.pinned_sha256,
-          timeoutMs: row.timeout_ms ?? 10_000,
-          maxBytes: 16 * 1024 * 1024,
-        });
-        const started = performance.now();
+      withCatalog(opts.db, (catalog) => {
+        let row: InstanceRow;
         try {
-          const res = await client.call('GET', '/data/public/api/v1/findings?per_page=1', {});
-          const ms = (performance.now() - started).toFixed(0);
-          const ok = res.status >= 200 && res.status < 300;
-          process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${row.name}: HTTP ${res.status} in ${ms} ms\n`);
-          return ok ? 0 : 1;
+          row = catalog.add(data);
         } catch (e) {
-          process.stdout.write(`FAIL ${row.name}: ${(e as Error).message}\n`);
-          return 1;
-        } finally {
-          await client.close();
+          if (e instanceof ApiError) throw new CliError(e.message === 'name_already_used' ? `the name "${data.name}" is taken (see \`radar-console instance list\`)` : e.message);
+          throw e;
         }
-      } finally {
-        db.close();
+        if (row.kind === 'local') openDatabase(row.db_file!).db.close(); // created (with --create) and migrated now
+        process.stdout.write(`${row.id}\n`);
+      });
+    });
+}
+
+function removeCommand() {
+  return new Command('remove')
+    .description('remove an instance from the catalog (a local database file is kept)')
+    .argument('<instance>', 'its id or name')
+    .option('--db <file>', MAIN_DB_HELP)
+    .action((ref, opts) =>
+      withCatalog(opts.db, (catalog, file) => {
+        const found = findInstance(catalog, file, ref);
+        if (found.main) {
+          throw new CliError(
+            `"${found.name}" is the main instance: the database ${file} itself, which holds the catalog of the other instances, so it cannot be removed from it. Stop serving it, or serve another database with --db.`,
+          );
+        }
+        catalog.remove(found.row.id);
+        process.stdout.write(`removed ${found.row.name} (${found.row.id})${found.row.kind === 'local' ? `; its database ${found.row.db_file} is kept` : ''}\n`);
+      }),
+    );
+}
+
+function testCommand() {
+  return new Command('test')
+    .description('check that an instance answers (exit 1 when it does not)')
+    .argument('<instance>', 'its id or name')
+    .option('--db <file>', MAIN_DB_HELP)
+    .action(async (ref, opts) => {
+      const found = withCatalog(opts.db, (catalog, file) => {
+        const f = findInstance(catalog, file, ref);
+        return { found: f, key: !f.main && f.row.kind === 'remote' ? catalog.vault.get(f.row.id) : undefined };
+      });
+      const { found: f } = found;
+      if (f.main || f.row.kind === 'local') {
+        const name = f.main ? f.name : f.row.name;
+        const file = f.main ? f.file : f.row.db_file!;
+        if (!fs.existsSync(file)) {
+          process.stdout.write(`FAIL ${name}: ${file} does not exist\n`);
+          throw new CliError('', 1);
+        }
+        const local = openDatabase(file, { create: false });
+        try {
+          const n = new Store(local.db).get1<{ n: number }>('SELECT COUNT(*) AS n FROM service_asset_findings')!.n;
+          process.stdout.write(`ok   ${name}: ${n} incidents in ${file}\n`);
+        } finally {
+          local.db.close();
+        }
+        return;
       }
-    }
-    default:
-      throw new UsageError(sub ? `unknown instance command "${sub}"` : 'instance needs list, add, remove or test');
-  }
+      const row = f.row;
+      const client = new RemoteClient({
+        url: row.url!,
+        apiKey: found.key ?? '',
+        remoteInstanceId: row.remote_instance_id,
+        caFile: row.ca_file,
+        pinnedSha256: row.pinned_sha256,
+        timeoutMs: row.timeout_ms ?? 10_000,
+        maxBytes: 16 * 1024 * 1024,
+      });
+      const started = performance.now();
+      try {
+        const res = await client.call('GET', '/data/public/api/v1/findings?per_page=1', {});
+        const ms = (performance.now() - started).toFixed(0);
+        const ok = res.status >= 200 && res.status < 300;
+        process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${row.name}: HTTP ${res.status} in ${ms} ms\n`);
+        if (!ok) throw new CliError('', 1);
+      } catch (e) {
+        if (e instanceof CliError) throw e;
+        process.stdout.write(`FAIL ${row.name}: ${(e as Error).message}\n`);
+        throw new CliError('', 1);
+      } finally {
+        await client.close();
+      }
+    });
+}
+
+export function instanceCommand() {
+  return new Command('instance')
+    .description('manage the instances behind the routing port (kept in the main database)')
+    .addCommand(listCommand())
+    .addCommand(addCommand())
+    .addCommand(removeCommand())
+    .addCommand(testCommand());
 }

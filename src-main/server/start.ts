@@ -69,7 +69,8 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
       scan: { ports: DEFAULT_SCAN_PORTS, timeoutMs: 1500, budgetMs: 10_000, concurrency: 128, ...cfg.scan },
       instanceList: () => manager!.publicList(),
     };
-    const logger = cfg.log ? { level: 'info', redact: REDACT } : false;
+    // Logs go to stderr: stdout carries only what a command prints for scripts (serve's ready line).
+    const logger = cfg.log ? { level: 'info', redact: REDACT, stream: process.stderr } : false;
     const extraHosts = ['127.0.0.1', 'localhost', '::1'].includes(host) ? [] : [host];
     const auth = { apiKey, jwtSecret: secrets.jwtSecret, extraHosts };
     const openLocal = async (file: string): Promise<LocalHandle> => {

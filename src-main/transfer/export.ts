@@ -43,7 +43,22 @@ export interface ExportSpec {
   bom?: boolean;
   /** Base URL for the public records' front_link (omitted without one). */
   frontLinkBase?: string;
+  /**
+   * Each record carries the records it refers to (an incident its finding type, asset and last
+   * occurrence) as loaded relations, so that the file imports into a database without them.
+   */
+  withReferences?: boolean;
 }
+
+/** The relations that carry the records a record of `r` refers to: every belongs-to link. */
+export function referenceRelations(r: ResourceDef): string[] {
+  return Object.entries(r.relations ?? {})
+    .filter(([, rel]) => rel.kind === 'belongsTo')
+    .map(([name]) => name);
+}
+
+const withRefs = (r: ResourceDef, load: readonly string[], spec: ExportSpec): string[] =>
+  spec.withReferences ? [...new Set([...load, ...referenceRelations(r)])] : [...load];
 
 export interface PreparedExport {
   total: number;
@@ -155,7 +170,7 @@ function planExport(spec: ExportSpec): Plan {
     }
     const paged = 'page' in raw || 'per_page' in raw;
     const c = compileStandardQuery(r, parsed);
-    const load = entity ? [...entity.load] : [];
+    const load = withRefs(r, entity ? entity.load : [], spec);
     const fields = fieldsOf(r);
     const hidden = load
       .map((n) => r.relations![n]!)
@@ -189,7 +204,7 @@ function planExport(spec: ExportSpec): Plan {
     ordering: s.ordering ?? base.ordering,
     virtual_search: s.virtual_search ?? base.virtual_search,
     extension_params: s.extension_params ?? base.extension_params,
-    relations: s.relations ?? [],
+    relations: withRefs(r, s.relations ?? [], spec),
     _relations: s._relations,
     limit: s.limit ?? -1,
     offset: s.offset ?? 0,
@@ -231,6 +246,7 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
     columns = [...new Set(spec.columns)];
   }
   if (spec.delimiter !== undefined && spec.delimiter.length !== 1) throw badRequest('delimiter should be one character');
+  if (spec.withReferences && spec.format === 'csv') throw badRequest('records with their references are exported as json or ndjson, not csv');
   const { db } = openDatabase(dbFile, { readonly: true, create: false });
   const store = new Store(db);
   let open = true;

@@ -29,7 +29,7 @@ import { openDatabase, type Db } from '../store/db';
 import { ftsTable, searchableFields } from '../store/ddl';
 import { placeholders, q } from '../store/sql';
 import { CancelledError, TransferError, type Where } from './errors';
-import { checkField, fastTs, FieldInvalid, ID_RE, isMasked, planOf, type KindPlan } from './validate';
+import { checkField, fastTs, FieldInvalid, ID_RE, isMasked, missingReferencesMessage, planOf, type KindPlan, type MissingReference } from './validate';
 
 export interface Counts {
   inserted: number;
@@ -464,10 +464,11 @@ export class ImportSession {
       return;
     }
     let differs: string | null = null;
+    const diffs: number[] = [];
     for (let j = 1; j < s.width; j++) {
       if (present[j] && existing[j + 1] !== row[j]) {
-        differs = s.cols[j]!;
-        break;
+        differs ??= s.cols[j]!;
+        diffs.push(j);
       }
     }
     const ownRow = (existing[0] as number) > s.before || !!this.seenGet!.get(s.table, id);
@@ -500,6 +501,20 @@ export class ImportSession {
       throw this.constraintError(s, e, row, where);
     }
     this.countsOf(name).updated++;
+    // A record that differs only in optional references the database holds cleared (their
+    // targets were missing) is unchanged if they are cleared again: checkReferences decides.
+    if (present[updatedIdx] && diffs.every((j) => existing[j + 1] === null && this.clearable(s.plan, s.cols[j]!))) {
+      this.maybeUnchanged.push({ s, id, cols: diffs.map((j) => s.cols[j]!) });
+    }
+  }
+
+  /** Records updated only in optional references, counted unchanged when those are cleared again. */
+  private maybeUnchanged: { s: TableState; id: string; cols: string[] }[] = [];
+
+  /** An optional reference: cleared (not refused) when its target is missing. */
+  private clearable(plan: KindPlan, column: string): boolean {
+    const d = plan.columns.find((c) => c.name === column)?.def;
+    return !!d?.ref && !d.notNull && (d.onDelete ?? 'set null') === 'set null' && !this.opts.strictReferences;
   }
 
   private constraintError(s: TableState, e: unknown, row: unknown[], where: Where): Error {
@@ -646,6 +661,7 @@ export class ImportSession {
    * null) that do not are cleared and counted; any other refuses the import.
    */
   private checkReferences(states: TableState[]): void {
+    const missingRefs: MissingReference[] = [];
     for (const s of states) {
       const t = q(s.table);
       const top = (this.db.prepare(`SELECT COALESCE(MAX(_rid), 0) AS n FROM ${t}`).get() as { n: number }).n;
@@ -684,14 +700,24 @@ export class ImportSession {
             break;
           }
           const row = this.db.prepare(`SELECT id FROM ${t} WHERE ${c} = ? AND ${written} LIMIT 1`).get(bad.v, s.before, s.table) as { id: string } | undefined;
-          throw new TransferError(`${JSON.stringify(bad.v)} refers to a missing ${d.ref} record (neither in the import nor in the database)`, {
-            record: s.plan.r.name,
-            id: row?.id,
-            field: col.name,
-          });
+          const ids = (this.db.prepare(`SELECT COUNT(*) AS n FROM (${src.sql}) d WHERE ${missing}`).get(...src.params) as { n: number }).n;
+          missingRefs.push({ kind: d.ref, from: s.plan.r.name, field: col.name, value: bad.v, id: row?.id, ids, optional: !d.notNull && (d.onDelete ?? 'set null') === 'set null' });
+          break;
         }
       }
     }
+    if (missingRefs.length) {
+      const first = missingRefs[0]!;
+      throw new TransferError(missingReferencesMessage(missingRefs), { record: first.from, id: first.id, field: first.field });
+    }
+    for (const m of this.maybeUnchanged) {
+      const row = this.db.prepare(`SELECT ${m.cols.map((c) => `${q(c)} IS NULL`).join(' AND ')} AS cleared FROM ${q(m.s.table)} WHERE id = ?`).get(m.id) as { cleared: number } | undefined;
+      if (!row?.cleared) continue;
+      const counts = this.countsOf(m.s.plan.r.name);
+      counts.updated--;
+      counts.unchanged++;
+    }
+    this.maybeUnchanged = [];
     for (const link of this.links) {
       const bad = this.db.prepare(`PRAGMA foreign_key_check(${q(link)})`).get() as { parent: string; fkid: number } | undefined;
       if (!bad) continue;
@@ -702,6 +728,7 @@ export class ImportSession {
   }
 
   rollback(): void {
+    this.maybeUnchanged = [];
     if (this.inTx && this.db.inTransaction) this.db.exec('ROLLBACK');
     this.inTx = false;
     if (this.db.open) this.db.pragma('foreign_keys = ON');

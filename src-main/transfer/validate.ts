@@ -186,3 +186,38 @@ export function checkField(plan: KindPlan, col: ColumnPlan, v: unknown): unknown
 export const isMasked = (col: ColumnPlan, v: unknown): boolean => !!col.def.secret && v === SECRET_MASK;
 
 export const ID_RE = UUID_RE;
+
+/** A reference of imported records that resolves neither in the import nor in the database. */
+export interface MissingReference {
+  /** The resource referred to (findings). */
+  kind: string;
+  /** The resource and field that refer to it (service_asset_findings.finding_id). */
+  from: string;
+  field: string;
+  /** One value that does not resolve, and a record holding it. */
+  value: unknown;
+  id?: string;
+  /** How many distinct values do not resolve. */
+  ids: number;
+  /** An optional reference, refused only because of --strict-references. */
+  optional: boolean;
+}
+
+const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word} record${n === 1 ? '' : 's'}`;
+
+/**
+ * Why an import is refused for missing references, and what fixes it: every kind that is
+ * missing (not only the first), then the export that carries them or the flag that clears them.
+ */
+export function missingReferencesMessage(list: readonly MissingReference[]): string {
+  const first = list[0]!;
+  const byKind = new Map<string, number>();
+  for (const m of list) byKind.set(m.kind, (byKind.get(m.kind) ?? 0) + m.ids);
+  const kinds = [...byKind.keys()];
+  const all = [...byKind].map(([k, n]) => plural(n, k)).join(' and ');
+  const fields = list.map((m) => `${m.from}.${m.field}`).join(', ');
+  let text = `${JSON.stringify(first.value)} refers to a missing ${first.kind} record (neither in the import nor in the database); in all, the import refers to ${all} it does not hold (${fields}). `;
+  text += `Import them together: export with --with-references (each record then carries the records it refers to), or add an export of ${kinds.join(' and ')} to this import (radar-console export --resource ${kinds[0]} --format ndjson --out ${kinds[0]}.ndjson; radar-console import ${kinds[0]}.ndjson <these files>)`;
+  if (list.every((m) => m.optional)) text += ', or leave out --strict-references to clear these optional references';
+  return text;
+}

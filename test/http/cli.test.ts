@@ -76,10 +76,10 @@ describe('radar-console serve', () => {
   });
 
   it.each([
-    [['--port', 'abc'], /--port must be an integer/],
-    [['--port', '70000'], /--port must be an integer from 0 to 65535/],
-    [['--seed', 'lots'], /--seed must be demo or none/],
-    [['--unknown-flag'], /Unknown option/],
+    [['--port', 'abc'], /option '--port <n>' argument 'abc' is invalid\. It must be an integer from 0 to 65535/],
+    [['--port', '70000'], /argument '70000' is invalid\. It must be an integer from 0 to 65535/],
+    [['--seed', 'lots'], /argument 'lots' is invalid\. Allowed choices are demo, none/],
+    [['--unknown-flag'], /unknown option '--unknown-flag'/],
     [['--host', ''], /--host must not be empty/],
     [['--api-key', 'short'], /at least 8 characters/],
   ])('refuses bad flags %j with a clear message and exit code 2', async (args, message) => {
@@ -87,11 +87,17 @@ describe('radar-console serve', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).not.toContain('ready');
+    expect(r.stderr).toContain('Usage: radar-console serve [options]');
   });
 
   it('refuses an unknown command with exit code 2, and prints help', async () => {
-    expect((await runCli(['frobnicate'])).code).toBe(2);
-    const help = await runCli(['help']);
+    const unknown = await runCli(['frobnicate']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command 'frobnicate'\nUsage: radar-console \[options\] \[command\]/);
+    const none = await runCli([]);
+    expect(none.code, 'no command is a usage error').toBe(2);
+    expect(none.stderr).toContain('Commands:');
+    const help = await runCli(['help', 'serve']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--routing-port');
   });

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src-main/store/db';
 import { runCli, serve } from '../helpers/cli';
 import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server';
 import { api, deadUrl, expectElement, mainId, PUB, startRecordingProxy, UNKNOWN_ID, type LittleServer } from './issue3-helpers';
@@ -228,7 +229,16 @@ describe('CLI: radar-console instance', () => {
   });
 
   it('add --local, add --url --api-key, list, list --json, test, remove', async () => {
-    const addLocal = await cli('add', '--name', 'Филиал', '--local', localFile);
+    const missing = await cli('list');
+    expect(missing.code, 'a database that does not exist is not created').toBe(1);
+    expect(missing.stderr).toMatch(/the database .*console\.sqlite does not exist/);
+    expect(fs.existsSync(db)).toBe(false);
+    openDatabase(db).db.close();
+    const typo = await cli('add', '--name', 'Филиал', '--local', `${localFile}x`);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toMatch(/branch\.sqlitex does not exist .*--create/);
+    expect(fs.existsSync(`${localFile}x`)).toBe(false);
+    const addLocal = await cli('add', '--name', 'Филиал', '--local', localFile, '--create');
     expect(addLocal.code, addLocal.stderr).toBe(0);
     const localId = addLocal.stdout.trim();
     expect(localId).toMatch(/^[0-9a-f-]{36}$/);
@@ -239,8 +249,9 @@ describe('CLI: radar-console instance', () => {
     const addDead = await cli('add', '--name', 'Мёртвая', '--url', await deadUrl(), '--api-key', 'k-dead-0000');
     expect(addDead.code, addDead.stderr).toBe(0);
     const taken = await cli('add', '--name', 'Филиал', '--local', localFile);
-    expect(taken.code).toBe(2);
-    expect(taken.stderr).toMatch(/taken/);
+    expect(taken.code, 'a data conflict, not a usage error').toBe(1);
+    expect(taken.stderr).toMatch(/the name "Филиал" is taken/);
+    expect(taken.stderr).not.toContain('Usage:');
 
     const vault = `${db}.instance-keys.json`;
     if (process.platform !== 'win32') expect(fs.statSync(vault).mode & 0o777).toBe(0o600);
@@ -278,8 +289,11 @@ describe('CLI: radar-console instance', () => {
     const [listed, again] = await Promise.all([cli('list', '--json'), cli('remove', 'Мёртвая')]);
     const after = JSON.parse(listed.stdout) as any[];
     expect(after.map((r) => r.name)).toEqual(['Main', 'Удалённая']);
-    expect(again.code, 'an unknown name is a usage error').toBe(2);
-    expect(again.stderr).toContain('Мёртвая');
+    expect(again.code, 'an unknown name is refused').toBe(1);
+    expect(again.stderr).toContain('no instance "Мёртвая"');
+    const mainOne = await cli('remove', 'Main');
+    expect(mainOne.code).toBe(1);
+    expect(mainOne.stderr).toMatch(/"Main" is the main instance: the database .*console\.sqlite itself.*cannot be removed/);
   });
 
   it('a running server sees an instance the CLI adds afterwards, in its list and its routing', async () => {
@@ -300,7 +314,7 @@ describe('CLI: radar-console instance', () => {
       expect(routed.status, routed.text).toBe(200);
       expect(routed.body[0]).toMatchObject({ id, status_code: 200, error: 0, data: { objects: [], total: 0 } });
       const localLocal = path.join(tmp, 'served', 'extra.sqlite');
-      const addedLocal = await runCli(['instance', 'add', '--db', sdb, '--name', 'Локальная из CLI', '--local', localLocal]);
+      const addedLocal = await runCli(['instance', 'add', '--db', sdb, '--name', 'Локальная из CLI', '--local', localLocal, '--create']);
       expect(addedLocal.code, addedLocal.stderr).toBe(0);
       const fan = await api(p.ready.routing, TEST_KEY, 'GET', `${PUB}/incidents`);
       expect(fan.body.map((e: any) => e.name)).toEqual(['Main', 'Из CLI', 'Локальная из CLI']);

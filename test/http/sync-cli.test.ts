@@ -132,23 +132,24 @@ describe('radar-console sync', () => {
     expect((await sync('push', '--db', snap)).code).toBe(0);
   });
 
-  it('bad flags and databases that are no snapshots exit with 2 and create nothing', async () => {
+  it('bad flags exit with 2; databases that are missing or no snapshots with 1; nothing is created', async () => {
     const missing = path.join(tmp, 'typo.sqlite');
-    const bad: [string[], RegExp][] = [
-      [['nope'], /unknown sync command "nope"/],
-      [['push', '--db', missing], /typo\.sqlite does not exist/],
-      [['status', '--db', main], /is not a snapshot of a platform/],
-      [['discard', '--db', snap], /discard needs --entries N\[,N\.\.\.\] or --all/],
-      [['resolve', '--db', snap, '--entries', '999999', '--take', 'theirs'], /no outbox entry 999999/],
+    const cases: [string[], number, RegExp][] = [
+      [['nope'], 2, /unknown command 'nope'/],
+      [['discard', '--db', snap], 2, /discard needs --entries N\[,N\.\.\.\] or --all/],
+      [['resolve', '--db', snap, '--entries', '999999', '--take', 'theirs'], 2, /no outbox entry 999999/],
+      [['push', '--db', missing], 1, /typo\.sqlite does not exist/],
+      [['status', '--db', main], 1, /is not a snapshot of a platform/],
     ];
-    for (const [args, message] of bad) {
+    for (const [args, code, message] of cases) {
       const res = await sync(...args);
-      expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(2);
+      expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(code);
       expect(res.stderr).toMatch(message);
     }
     expect(fs.existsSync(missing)).toBe(false);
-    const help = await runCli(['help']);
-    expect(help.stdout).toMatch(/sync {6}a snapshot's changes back to its platform/);
-    expect(help.stdout).toMatch(/4 conflicts left; 8 failed changes left; 12 both/);
+    const help = await sync('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/status \[options\] +the origin, the counts, and the changes waiting/);
+    expect(help.stdout).toMatch(/3 another push or pull of this snapshot is running; 4 conflicts left; 8 failed changes left;\s+12 both/);
   });
 });

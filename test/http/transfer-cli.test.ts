@@ -63,6 +63,61 @@ describe('import and export', () => {
     expect(table(dst, getResource('findings'))).toEqual(table(src, getResource('findings')));
   });
 
+  it('importing the same files again reports nothing updated, also where references were cleared', async () => {
+    const dst = path.join(tmp, 'dst.sqlite');
+    const again = await runCli(['import', '--db', dst, path.join(tmp, 'out')]);
+    expect(again.code, again.stderr).toBe(0);
+    const summary = JSON.parse(again.stdout) as { resources: Record<string, { inserted: number; updated: number; unchanged: number }>; cleared_references: Record<string, number> };
+    expect(summary.cleared_references['service_assets.responsible_group_id']).toBeGreaterThan(0);
+    for (const [name, c] of Object.entries(summary.resources)) expect({ name, inserted: c.inserted, updated: c.updated }).toEqual({ name, inserted: 0, updated: 0 });
+    expect(summary.resources.service_asset_findings!.unchanged).toBe(400);
+  });
+
+  it.each([
+    ['the v2 records as NDJSON', ['--format', 'ndjson'], 'incidents.ndjson'],
+    ['the public records as JSON', ['--query', 'status=in,new,assigned_customer', '--format', 'json'], 'incidents.json'],
+  ])('incidents exported --with-references (%s) import into a fresh database, and again with 0 updated', async (_, flags, name) => {
+    const dir = fs.mkdtempSync(path.join(tmp, 'bundle-'));
+    const file = path.join(dir, name);
+    const ex = await runCli(['export', '--db', src, '--resource', 'incidents', ...flags, '--with-references', '--out', file]);
+    expect(ex.code, ex.stderr).toBe(0);
+    const fresh = path.join(dir, 'fresh.sqlite');
+    const first = await runCli(['import', '--db', fresh, file]);
+    expect(first.code, first.stderr).toBe(0);
+    const s1 = JSON.parse(first.stdout) as { resources: Record<string, { inserted: number; updated: number; unchanged: number }> };
+    const exported = (JSON.parse(ex.stderr.match(/exported (\d+) /)![1]!) as number);
+    expect(s1.resources.service_asset_findings!.inserted).toBe(exported);
+    expect(s1.resources.findings!.inserted).toBeGreaterThan(0);
+    expect(s1.resources.service_assets!.inserted).toBeGreaterThan(0);
+    // every incident's finding type and asset came along, equal to the source's
+    const ids = (rows: Record<string, unknown>[]) => rows.map((r) => r.id);
+    const incidents = table(fresh, getResource('service_asset_findings'));
+    const srcFindings = table(src, getResource('findings')).filter((f) => incidents.some((i) => i.finding_id === f.id));
+    expect(table(fresh, getResource('findings'))).toEqual(srcFindings);
+    expect(ids(table(fresh, getResource('service_assets')))).toEqual(ids(table(src, getResource('service_assets')).filter((a) => incidents.some((i) => i.service_asset_id === a.id))));
+    const second = await runCli(['import', '--db', fresh, file]);
+    expect(second.code, second.stderr).toBe(0);
+    const s2 = JSON.parse(second.stdout) as { resources: Record<string, { inserted: number; updated: number }> };
+    for (const [r, c] of Object.entries(s2.resources)) expect({ r, inserted: c.inserted, updated: c.updated }).toEqual({ r, inserted: 0, updated: 0 });
+  });
+
+  it('incidents without their references: the refusal names every missing kind and what fixes it', async () => {
+    const dir = fs.mkdtempSync(path.join(tmp, 'norefs-'));
+    const file = path.join(dir, 'incidents.ndjson');
+    expect((await runCli(['export', '--db', src, '--resource', 'incidents', '--format', 'ndjson', '--out', file])).code).toBe(0);
+    const fresh = path.join(dir, 'fresh.sqlite');
+    const r = await runCli(['import', '--db', fresh, file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/import refused: .*refers to \d+ service_assets records and \d+ findings records it does not hold/);
+    expect(r.stderr).toContain('export with --with-references');
+    expect(r.stderr).toContain('radar-console export --resource service_assets');
+    expect(r.stderr).not.toContain('Usage:');
+    expect(fs.existsSync(fresh)).toBe(false);
+    const csv = await runCli(['export', '--db', src, '--resource', 'incidents', '--format', 'csv', '--with-references', '--out', path.join(dir, 'x.csv')]);
+    expect(csv.code).toBe(2);
+    expect(csv.stderr).toMatch(/exported as json or ndjson, not csv/);
+  });
+
   it('writes CSV with chosen columns to stdout', async () => {
     const res = await runCli(['export', '--db', src, '--resource', 'service_asset_findings', '--format', 'csv', '--columns', 'id,status,risklevel', '--filter', '{"filters":[{"field":"status","filter_type":"equal","value":"new"}]}', '--delimiter', ';', '--out', '-']);
     expect(res.code, res.stderr).toBe(0);
@@ -73,14 +128,15 @@ describe('import and export', () => {
 
   it('bad flags exit with 2 and say why', async () => {
     const bad: [string[], RegExp][] = [
-      [['import'], /import needs a file, a folder or a \.zip/],
+      [['import'], /missing required argument 'path'/],
       [['import', '--kind', 'nope', src], /unknown resource "nope"/],
       [['import', path.join(tmp, 'missing.json')], /no such file or folder/],
-      [['export', '--resource', 'findings', '--out', 'x.json'], /export needs --format json, ndjson or csv/],
+      [['export', '--resource', 'findings', '--out', 'x.json'], /required option '--format <format>' not specified/],
+      [['export', '--db', src, '--resource', 'findings', '--format', 'xml', '--out', 'x.json'], /argument 'xml' is invalid\. Allowed choices are json, ndjson, csv/],
       [['export', '--db', src, '--resource', 'findings', '--format', 'json', '--filter', '{bad', '--out', 'x.json'], /--filter must be a JSON search request/],
       [['export', '--db', src, '--resource', 'nope', '--format', 'json', '--out', 'x.json'], /unknown resource: nope/],
-      [['export', '--bogus'], /Unknown option '--bogus'/],
-      [['snapshot', '--url', 'http://127.0.0.1:1'], /snapshot needs --out/],
+      [['export', '--resource', 'findings', '--format', 'json', '--out', 'x.json', '--bogus'], /unknown option '--bogus'/],
+      [['snapshot', '--url', 'http://127.0.0.1:1'], /required option '--out <file>' not specified/],
       [['snapshot', '--url', 'ftp://x', '--api-key', 'k', '--out', 'x.sqlite'], /--url must be an http/],
     ];
     const results = await Promise.all(bad.map(([args]) => runCli(args)));
@@ -146,5 +202,6 @@ describe('snapshot', () => {
     const done = await runCli(args);
     expect(done.code).toBe(1);
     expect(done.stderr).toMatch(/already a complete snapshot/);
+    expect(done.stderr).not.toMatch(/resume|kept in/);
   });
 });

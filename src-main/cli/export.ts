@@ -1,0 +1,119 @@
+// `radar-console export`: a list or a search result to a file or stdout (JSON, NDJSON, CSV).
+import { once } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command, Option } from '@commander-js/extra-typings';
+import { ApiError } from '../../src-shared/errors';
+import { CSV_DELIMITERS, EXPORT_FORMATS, exportSearchSchema, type ExportSearch } from '../../src-shared/schemas/transfer';
+import { prepareExport } from '../transfer/export';
+import { UsageError } from './errors';
+import { cancellable, fmt, Progress, secs, transferFailure } from './progress';
+import { localTarget } from './target';
+
+function searchFlag(raw: string): ExportSearch {
+  let text = raw;
+  if (raw.startsWith('@')) {
+    try {
+      text = fs.readFileSync(raw.slice(1), 'utf8');
+    } catch (e) {
+      throw new UsageError(`--filter ${raw}: ${(e as Error).message}`);
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError('--filter must be a JSON search request (or @file holding one)');
+  }
+  const res = exportSearchSchema.safeParse(parsed);
+  if (!res.success) {
+    const issue = res.error.issues[0]!;
+    throw new UsageError(`--filter: ${issue.path.join('.') || 'request'}: ${issue.message}`);
+  }
+  return res.data;
+}
+
+const delimiterOf = (value: string): string => {
+  const d = value === 'tab' || value === '\\t' ? '\t' : value;
+  if (!(CSV_DELIMITERS as readonly string[]).includes(d)) throw new UsageError('--delimiter must be , ; or tab');
+  return d;
+};
+
+export function exportCommand() {
+  return new Command('export')
+    .description('export a list or a search result')
+    .requiredOption('--resource <name>', 'a resource (service_asset_findings, ...) or a public list (incidents, findings, serviceAssets)')
+    .addOption(new Option('--format <format>', 'json, ndjson or csv').choices(EXPORT_FORMATS).makeOptionMandatory())
+    .requiredOption('--out <file>', 'the file to write (- for stdout); written whole or not at all')
+    .option('--db <file>', 'database (default: the main database)')
+    .option('--instance <id|name>', 'a local instance of the main database --db instead')
+    .option('--filter <json|@file>', 'v2 search request (filters, ordering, relations, ...): JSON {items,total}')
+    .option('--query <string>', 'public standard filters (status=in,new,closed&order=-risklevel): JSON {objects,total}')
+    .option('--columns <a,b,c>', 'fields to export, in this order (default: all)')
+    .option('--delimiter <c>', 'CSV separator: , ; or tab (default ,)')
+    .option('--no-bom', 'CSV without the UTF-8 byte-order mark')
+    .option('--with-references', 'each record carries the records it refers to (an incident its finding type and asset), so the file imports into a fresh database')
+    .action(async (opts) => {
+      if (opts.filter !== undefined && opts.query !== undefined) throw new UsageError('give either --filter or --query, not both');
+      const delimiter = opts.delimiter === undefined ? undefined : delimiterOf(opts.delimiter);
+      const search = opts.filter !== undefined ? searchFlag(opts.filter) : undefined;
+      const file = localTarget(opts, { create: false });
+      let ex;
+      try {
+        ex = prepareExport(file, {
+          resource: opts.resource,
+          format: opts.format,
+          search,
+          query: opts.query,
+          columns: opts.columns
+            ?.split(',')
+            .map((c) => c.trim())
+            .filter(Boolean),
+          delimiter,
+          bom: opts.bom,
+          withReferences: !!opts.withReferences,
+        });
+      } catch (e) {
+        if (e instanceof ApiError) throw new UsageError(e.message);
+        throw e;
+      }
+      const toStdout = opts.out === '-';
+      const outFile = toStdout ? null : path.resolve(opts.out);
+      // A file is written with plain synchronous writes: this process does nothing else meanwhile,
+      // and reading rows and writing them then never wait on each other through the event loop.
+      const fd = outFile === null ? null : fs.openSync(`${outFile}.part`, 'w');
+      const bar = new Progress('rows');
+      const t0 = performance.now();
+      let rows = 0;
+      try {
+        await cancellable(async (signal) => {
+          for await (const chunk of ex.chunks(signal, (n) => {
+            rows = n;
+            bar.update(n, ex.rows, n, 'exporting');
+          })) {
+            if (fd !== null) fs.writeSync(fd, chunk);
+            else if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
+          }
+        });
+        if (fd !== null) {
+          fs.closeSync(fd);
+          fs.renameSync(`${outFile}.part`, outFile!);
+        } else {
+          await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+        }
+      } catch (e) {
+        ex.close();
+        if (fd !== null) {
+          fs.closeSync(fd);
+          fs.rmSync(`${outFile}.part`, { force: true });
+        }
+        throw transferFailure(e, 'export');
+      } finally {
+        bar.stop();
+      }
+      const ms = performance.now() - t0;
+      process.stderr.write(
+        `radar-console: exported ${fmt(rows)} ${ex.resource} records (of ${fmt(ex.total)} matching) as ${opts.format} to ${toStdout ? 'stdout' : outFile} in ${secs(ms)} (${fmt(rows / Math.max(0.001, ms / 1000))} rows/s)\n`,
+      );
+    });
+}

@@ -1,0 +1,65 @@
+// What the long commands (import, export, snapshot) share: a progress bar on stderr when it is a
+// terminal, Ctrl-C as cancellation, and the way a refused or cancelled transfer is reported.
+import cliProgress from 'cli-progress';
+import { CancelledError, TransferError } from '../transfer/errors';
+import { CliError, EXIT } from './errors';
+
+export const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+export const secs = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+/** The progress bar on a terminal; nothing otherwise (the summary line is printed anyway). */
+export class Progress {
+  private bar: cliProgress.SingleBar | null = null;
+  private readonly t0 = performance.now();
+
+  constructor(private readonly unit: string) {}
+
+  update(value: number, total: number, count: number, phase: string): void {
+    if (!process.stderr.isTTY) return;
+    const rate = count / Math.max(0.001, (performance.now() - this.t0) / 1000);
+    const payload = { phase: phase.padEnd(10), count: fmt(count), rate: fmt(rate), unit: this.unit };
+    if (!this.bar) {
+      this.bar = new cliProgress.SingleBar(
+        {
+          stream: process.stderr,
+          format: '{phase} [{bar}] {percentage}% | {count} {unit} | {rate} {unit}/s | ETA {eta_formatted}',
+          hideCursor: true,
+          etaBuffer: 40,
+          fps: 5,
+          barsize: 30,
+        },
+        cliProgress.Presets.shades_classic,
+      );
+      this.bar.start(Math.max(total, 1), Math.min(value, total), payload);
+      return;
+    }
+    this.bar.setTotal(Math.max(total, 1));
+    this.bar.update(Math.min(value, total), payload);
+  }
+
+  stop(): void {
+    this.bar?.stop();
+    this.bar = null;
+  }
+}
+
+/** Runs `fn` with a signal that Ctrl-C (SIGINT) or SIGTERM aborts. */
+export async function cancellable<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    return await fn(controller.signal);
+  } finally {
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
+  }
+}
+
+/** A cancelled transfer exits 130, a refused one 1; anything else is not a transfer's failure. */
+export function transferFailure(e: unknown, what: string, cancelledNote = ''): CliError {
+  if (e instanceof CancelledError) return new CliError(`${what} cancelled${cancelledNote}`, EXIT.cancelled);
+  if (e instanceof TransferError) return new CliError(`${what} refused: ${e.message}`);
+  throw e;
+}

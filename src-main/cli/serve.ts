@@ -1,0 +1,59 @@
+// `radar-console serve`: the local platform server, headless (scripts, tests, the console in a
+// browser). Prints one ready line on stdout once both ports listen; logs (--log) go to stderr.
+import { Command, Option } from '@commander-js/extra-typings';
+import { startServer } from '../server/start';
+import { UsageError } from './errors';
+import { DB_HELP, dbFileOf, intIn } from './options';
+import { removeReady, writeReady } from './ready';
+
+const port = intIn(0, 65535);
+const scanPorts = (value: string): number[] => value.split(',').map((p) => intIn(1, 65535)(p.trim()));
+
+export function serveCommand() {
+  return new Command('serve')
+    .description('start the local platform server (the main port and the instance routing port)')
+    .option('--db <file>', `${DB_HELP}; created, migrated and seeded when new`)
+    .option('--port <n>', 'main instance port; 0 picks a free one (default: 9000)', port)
+    .option('--routing-port <n>', 'instance routing port; 0 picks a free one (default: 9009)', port)
+    .option('--host <addr>', 'address to listen on (default: 127.0.0.1)')
+    .option('--api-key <key>', 'API key to require (default: RADAR_API_KEY, else the one kept beside the database)')
+    .addOption(new Option('--seed <mode>', 'seed the demo dataset: demo (default on a new database) or none').choices(['demo', 'none'] as const))
+    .option('--scan-ports <list>', 'ports the service scan probes, comma-separated', scanPorts)
+    .option('--log', 'log requests to stderr (credentials redacted)')
+    .addHelpText(
+      'after',
+      `
+When ready it prints one line on stdout:
+  radar-console ready {"main":"http://127.0.0.1:9000","routing":"http://127.0.0.1:9009","db":"...","apiKey":"..."}
+and keeps running until SIGINT or SIGTERM.`,
+    )
+    .action(async (opts) => {
+      if (opts.host !== undefined && opts.host.trim() === '') throw new UsageError('--host must not be empty');
+      const given = opts.apiKey ?? (process.env.RADAR_API_KEY || undefined);
+      if (given !== undefined && given.length < 8) throw new UsageError('the API key must be at least 8 characters');
+      const db = opts.db === ':memory:' ? ':memory:' : dbFileOf(opts.db);
+      const server = await startServer({
+        db,
+        host: opts.host,
+        port: opts.port,
+        routingPort: opts.routingPort,
+        apiKey: given,
+        seed: opts.seed,
+        log: !!opts.log,
+        scan: opts.scanPorts ? { ports: opts.scanPorts } : undefined,
+      });
+      if (db !== ':memory:') {
+        writeReady(db, { main: server.main, routing: server.routing, pid: process.pid, started_at: new Date().toISOString(), key: given === undefined ? 'stored' : 'given' });
+      }
+      const ready = { main: server.main, routing: server.routing, db: server.db, apiKey: server.apiKey };
+      process.stdout.write(`radar-console ready ${JSON.stringify(ready)}\n`);
+      process.stderr.write(`radar-console: the console is at ${server.main}/ (open ${server.main}/#key=<apiKey> to sign in at once)\n`);
+      const signal = await new Promise<NodeJS.Signals>((resolve) => {
+        process.once('SIGINT', () => resolve('SIGINT'));
+        process.once('SIGTERM', () => resolve('SIGTERM'));
+      });
+      process.stderr.write(`radar-console: ${signal}, closing\n`);
+      if (db !== ':memory:') removeReady(db);
+      await server.close();
+    });
+}

@@ -1,0 +1,22 @@
+// `radar-console token`: a Bearer JWT the server of a database accepts (signed with the secret
+// kept beside that database).
+import { Command } from '@commander-js/extra-typings';
+import { loadSecrets } from '../config/secrets';
+import { issueToken } from '../server/security';
+import { DB_HELP, existingDb, intIn, uuidArg } from './options';
+
+/** The user a token names when --user is not given. */
+export const LOCAL_USER_ID = '00000000-0000-4000-8000-000000000001';
+
+export function tokenCommand() {
+  return new Command('token')
+    .description('print a Bearer token (JWT) for the server of a database')
+    .option('--db <file>', DB_HELP)
+    .option('--user <uuid>', `the token's user id, its subject (default: ${LOCAL_USER_ID})`, uuidArg)
+    .option('--ttl <seconds>', 'lifetime in seconds (default: 86400)', intIn(1, 10 * 365 * 86400))
+    .addHelpText('after', '\nUse it as `Authorization: Bearer <token>` instead of the PgrApiKey header.')
+    .action((opts) => {
+      const secrets = loadSecrets(existingDb(opts.db));
+      process.stdout.write(`${issueToken(secrets.jwtSecret, opts.user ?? LOCAL_USER_ID, opts.ttl ?? 86400)}\n`);
+    });
+}

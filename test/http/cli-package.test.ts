@@ -1,0 +1,122 @@
+// The package as users get it: `npm pack` of a clean copy of the sources (its prepack builds
+// out/), the tarball installed into an empty project, and the command run from there as the
+// installed bin, through `npx` and through `npm exec`. The install reuses the npm cache and
+// skips install scripts; better-sqlite3's compiled addon is copied from this checkout (the same
+// version), so the test does not spend 90 s compiling SQLite again.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-pack-'));
+const app = path.join(tmp, 'app');
+let tarball = '';
+
+/** The environment of a user's shell: nothing of the `npm test` that runs this file. */
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_(lifecycle|package|command)|^INIT_CWD$/.test(k))) as NodeJS.ProcessEnv;
+
+function npm(args: string[], cwd: string): string {
+  const r = spawnSync('npm', args, { cwd, env, encoding: 'utf8', timeout: 240_000 });
+  if (r.status !== 0) throw new Error(`npm ${args.join(' ')} exited with ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+function run(cmd: string, args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(cmd, args, { cwd: app, env, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  // A clean copy of the sources (tracked and new files, nothing ignored: no out/), with this
+  // checkout's dependencies, packed the way `npm publish` would pack it.
+  const src = path.join(tmp, 'src');
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+  for (const f of files) {
+    if (!fs.existsSync(path.join(ROOT, f))) continue; // deleted in the work tree
+    fs.mkdirSync(path.dirname(path.join(src, f)), { recursive: true });
+    fs.copyFileSync(path.join(ROOT, f), path.join(src, f));
+  }
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(src, 'node_modules'), 'dir');
+  expect(fs.existsSync(path.join(src, 'out'))).toBe(false);
+  npm(['pack', '--pack-destination', tmp], src);
+  tarball = fs.readdirSync(tmp).find((f) => f.endsWith('.tgz'))!;
+  expect(tarball).toMatch(/^radar-console-.*\.tgz$/);
+
+  fs.mkdirSync(app);
+  fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'uses-radar-console', version: '1.0.0', private: true }));
+  npm(['install', path.join(tmp, tarball), '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], app);
+  const ours = path.join(ROOT, 'node_modules/better-sqlite3');
+  const theirs = path.join(app, 'node_modules/better-sqlite3');
+  const version = (dir: string) => (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+  expect(version(theirs), 'the installed better-sqlite3 is the version compiled here').toBe(version(ours));
+  fs.mkdirSync(path.join(theirs, 'build/Release'), { recursive: true });
+  fs.copyFileSync(path.join(ours, 'build/Release/better_sqlite3.node'), path.join(theirs, 'build/Release/better_sqlite3.node'));
+}, 420_000);
+
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe('the packed package', () => {
+  it('holds the command and the built code, and nothing of the sources or tests', () => {
+    const listed = execFileSync('tar', ['tzf', path.join(tmp, tarball)], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    for (const f of ['package/bin/radar-console.js', 'package/out/main/cli.js', 'package/out/renderer/index.html', 'package/README.md', 'package/package.json']) expect(listed).toContain(f);
+    expect(listed.filter((f) => /^package\/(src-|test\/|bench\/|node_modules\/)/.test(f))).toEqual([]);
+  });
+
+  it.each([
+    ['the installed bin', () => run(path.join(app, 'node_modules/.bin/radar-console'), ['--help'])],
+    ['npx', () => run('npx', ['radar-console', '--help'])],
+    ['npm exec', () => run('npm', ['exec', '--', 'radar-console', '--help'])],
+  ])('%s prints the help and exits 0', (_, call) => {
+    const r = call();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Usage: radar-console [options] [command]');
+    for (const c of ['serve', 'token', 'api', 'instance', 'import', 'export', 'snapshot']) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+  });
+
+  it('npx radar-console serve --help lists the flags; a bad flag exits 2', () => {
+    const help = run('npx', ['radar-console', 'serve', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--routing-port <n>');
+    const bad = run('npx', ['radar-console', 'serve', '--port', 'x']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("radar-console: option '--port <n>' argument 'x' is invalid");
+  });
+
+  it('serve runs from the installed package: the API answers and the console page is served', async () => {
+    const db = path.join(app, 'data', 'radar.sqlite');
+    const child = spawn(path.join(app, 'node_modules/.bin/radar-console'), ['serve', '--db', db, '--port', '0', '--routing-port', '0', '--seed', 'demo'], { cwd: app, env });
+    try {
+      let out = '';
+      let err = '';
+      child.stderr.on('data', (d) => (err += d));
+      const line = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ready line; stderr: ${err}`)), 60_000);
+        child.stdout.on('data', (d) => {
+          out += d;
+          const l = out.split('\n').find((x) => x.startsWith('radar-console ready '));
+          if (l) {
+            clearTimeout(timer);
+            resolve(l);
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`serve exited with ${code}; stderr: ${err}`)));
+      });
+      const ready = JSON.parse(line.slice('radar-console ready '.length)) as { main: string; apiKey: string };
+      const list = await fetch(`${ready.main}/data/public/api/v1/incidents?per_page=1`, { headers: { PgrApiKey: ready.apiKey } });
+      expect(list.status).toBe(200);
+      expect(((await list.json()) as { total: number }).total).toBeGreaterThan(0);
+      const page = await fetch(`${ready.main}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="root">');
+      const api = run(path.join(app, 'node_modules/.bin/radar-console'), ['api', '/tenancy/instance/list', '--db', db]);
+      expect(api.code, api.stderr).toBe(0);
+      expect(JSON.parse(api.stdout)[0]).toMatchObject({ name: 'Main', url: ready.main });
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+});
