@@ -35,7 +35,7 @@ describe('help', () => {
       expect(r.stdout).toContain(`Usage: radar-console ${words.join(' ')}`);
       for (const o of cmd.options) expect(r.stdout, `${words.join(' ')} ${o.long}`).toContain(o.long!);
     });
-  });
+  }, 180_000);
 
   it('prints the version', async () => {
     const r = await runCli(['--version']);

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getResource } from '../../src-shared/resources/index';
 import { openDatabase } from '../../src-main/store/db';
 import { Store } from '../../src-main/store/store';
@@ -44,6 +44,9 @@ afterAll(async () => {
   await origin?.stop();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
+
+// Each test runs the command line several times (a process each): generous on a loaded machine.
+vi.setConfig({ testTimeout: 180_000 });
 
 describe('radar-console sync', () => {
   it('status, a dry run that changes nothing, then a push; by file or by instance name', async () => {

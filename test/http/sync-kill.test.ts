@@ -98,7 +98,7 @@ describe('kill -9 during a bulk change of a snapshot', () => {
     await new Promise((r) => b.child.once('exit', r));
     expect(answered, `the change answered within ${Math.round(took / 3)} ms of ${Math.round(took)}`).toBe(false);
     expect(check(killed)).toEqual({ integrity: 'ok', closed: 0, entries: 0 });
-  });
+  }, 300_000);
 });
 
 describe('kill -9 during a push', () => {
@@ -175,5 +175,5 @@ describe('kill -9 during a push', () => {
     } finally {
       await new Promise((r) => proxy.close(r));
     }
-  });
+  }, 300_000);
 });
