@@ -33,4 +33,10 @@ function proxy(target: string, delay: number): Promise<string> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)));
 }
 
-Promise.all(pairs.map(([t, d]) => proxy(t, d))).then((urls) => process.stdout.write(`proxies ${JSON.stringify({ urls })}\n`));
+Promise.all(pairs.map(([t, d]) => proxy(t, d))).then(
+  (urls) => process.stdout.write(`proxies ${JSON.stringify({ urls })}\n`),
+  (e: unknown) => {
+    process.stderr.write(`delay proxies: ${(e as Error).message}\n`);
+    process.exit(1);
+  },
+);

@@ -117,7 +117,6 @@ const SCENARIOS: Scenario[] = [
 // The direct side: the same SQL Store.search runs (page, then COUNT unless a short first page
 // proves the total), on prepared statements cached by SQL text as the Store caches them.
 
-type Stmt = ReturnType<Db['prepare']> & { all(...params: unknown[]): unknown[]; get(...params: unknown[]): unknown };
 
 interface DirectResult {
   rows: number;

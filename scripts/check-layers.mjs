@@ -2,7 +2,10 @@
 // The layering rule of the architecture, executable: each source folder may import only what
 // its environment allows (src-shared: itself and zod; src-main: no Electron outside
 // src-main/electron, src-main/preload and the Electron entry; src-renderer: no Node, no
-// Electron, no src-main). Imports are read with a real TypeScript parser (oxc-parser).
+// Electron, no src-main); inside src-main, the layers of MAIN_LAYERS (the store never imports
+// the server, routes never load better-sqlite3); and no import cycles among the source files
+// (imports erased at run time, `import type`, do not count). Imports are read with a real
+// TypeScript parser (@babel/parser).
 import { builtinModules } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,12 +25,47 @@ export function environmentOf(rel) {
   return null;
 }
 
+/**
+ * Layers inside src-main (the rest of src-main is electron/, preload/ and index.ts, which may
+ * import all of it): what each folder may import of the others, and which may load SQLite.
+ * The store is the bottom (it never imports the server); the server's routes call the store and
+ * never touch better-sqlite3; only the store and the transfer engine (its own connections) do.
+ */
+export const MAIN_LAYERS = {
+  config: [],
+  scan: [],
+  store: [],
+  public: ['store'],
+  instances: ['store'],
+  transfer: ['store', 'public', 'instances'],
+  server: ['store', 'public', 'instances', 'transfer', 'scan', 'config'],
+  cli: ['store', 'public', 'instances', 'transfer', 'scan', 'config', 'server'],
+};
+const SQLITE_LAYERS = new Set(['store', 'transfer']);
+
+/** The src-main folder of a path (`store` for src-main/store/db.ts), `cli` for the CLI's entry. */
+export function mainLayerOf(rel) {
+  if (rel === 'src-main/cli.ts') return 'cli';
+  const m = /^src-main\/([^/]+)\//.exec(rel);
+  return m && m[1] in MAIN_LAYERS ? m[1] : null;
+}
+
 /** Why `spec`, imported by `rel`, breaks the rule; null when allowed. */
 export function violation(rel, spec) {
   const env = environmentOf(rel);
   if (!env) return null;
+  const layer = env === 'main' ? mainLayerOf(rel) : null;
+  if (layer && !spec.startsWith('.') && pkgName(spec) === 'better-sqlite3' && !SQLITE_LAYERS.has(layer)) {
+    return `src-main/${layer} may not import better-sqlite3 (only the store and the transfer engine open databases)`;
+  }
   if (spec.startsWith('.')) {
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec));
+    if (layer) {
+      const tlayer = mainLayerOf(target.endsWith('.ts') ? target : `${target}.ts`) ?? mainLayerOf(`${target}/`);
+      if (tlayer && tlayer !== layer && !MAIN_LAYERS[layer].includes(tlayer)) {
+        return `src-main/${layer} may not import src-main/${tlayer} (${spec}); it may import ${MAIN_LAYERS[layer].length ? MAIN_LAYERS[layer].map((l) => `src-main/${l}`).join(', ') : 'no other folder of src-main'}`;
+      }
+    }
     const tenv = environmentOf(target.endsWith('.ts') || target.endsWith('.tsx') ? target : `${target}.ts`) ?? environmentOf(`${target}/`);
     if (tenv === null) return `imports ${spec} from outside the source folders`;
     if (tenv === 'shared') return null;
@@ -47,28 +85,37 @@ export function violation(rel, spec) {
 
 /** Every module specifier a file imports: static, re-exported, dynamic import() and require(). */
 export function importsOf(file, source) {
+  return importRecordsOf(file, source).map((r) => r.spec);
+}
+
+/** The same, each with whether it is erased at run time (`import type`, `export type`, all-type specifiers). */
+export function importRecordsOf(file, source) {
   const ast = parse(source, {
     sourceType: 'module',
     sourceFilename: file,
     plugins: file.endsWith('x') ? ['typescript', 'jsx'] : ['typescript'],
   });
   const specs = [];
+  const typeOnly = (node) =>
+    node.importKind === 'type' ||
+    node.exportKind === 'type' ||
+    (node.specifiers?.length > 0 && node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
   const visit = (node) => {
     if (!node || typeof node.type !== 'string') return;
     switch (node.type) {
       case 'ImportDeclaration':
       case 'ExportAllDeclaration':
       case 'ExportNamedDeclaration':
-        if (node.source?.value) specs.push(node.source.value);
+        if (node.source?.value) specs.push({ spec: node.source.value, typeOnly: typeOnly(node) });
         break;
       case 'ImportExpression':
-        if (node.source?.type === 'StringLiteral') specs.push(node.source.value);
+        if (node.source?.type === 'StringLiteral') specs.push({ spec: node.source.value, typeOnly: false });
         break;
       case 'CallExpression': {
         const arg = node.arguments?.[0];
         const isImport = node.callee?.type === 'Import';
         const isRequire = node.callee?.type === 'Identifier' && node.callee.name === 'require';
-        if ((isImport || isRequire) && arg?.type === 'StringLiteral') specs.push(arg.value);
+        if ((isImport || isRequire) && arg?.type === 'StringLiteral') specs.push({ spec: arg.value, typeOnly: false });
         break;
       }
     }
@@ -92,8 +139,74 @@ function* walk(dir) {
   }
 }
 
+/** The source file a relative import names (`./a` is a.ts, a.tsx or a/index.ts), or null. */
+function resolveRelative(root, rel, spec) {
+  const base = path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec));
+  for (const c of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`]) {
+    const full = path.join(root, c);
+    if (/\.tsx?$/.test(c) && fs.existsSync(full) && fs.statSync(full).isFile()) return c;
+  }
+  return null;
+}
+
+/** Import cycles among the files (run-time imports only), each as `a -> b -> a`. Tarjan's algorithm. */
+export function cyclesOf(graph) {
+  let index = 0;
+  const stack = [];
+  const on = new Set();
+  const idx = new Map();
+  const low = new Map();
+  const cycles = [];
+  const connect = (v) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!idx.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+    }
+    if (low.get(v) !== idx.get(v)) return;
+    const scc = [];
+    let w;
+    do {
+      w = stack.pop();
+      on.delete(w);
+      scc.push(w);
+    } while (w !== v);
+    if (scc.length > 1 || (graph.get(v) ?? []).includes(v)) cycles.push(pathThrough(graph, new Set(scc), [...scc].sort()[0]));
+  };
+  for (const v of [...graph.keys()].sort()) if (!idx.has(v)) connect(v);
+  return cycles;
+}
+
+/** One shortest cycle from `start` inside a strongly connected set, for the message. */
+function pathThrough(graph, members, start) {
+  const prev = new Map([[start, null]]);
+  const queue = [start];
+  while (queue.length) {
+    const v = queue.shift();
+    for (const w of graph.get(v) ?? []) {
+      if (!members.has(w)) continue;
+      if (w === start) {
+        const chain = [];
+        for (let x = v; x !== null; x = prev.get(x)) chain.unshift(x);
+        return [...chain, start].join(' -> ');
+      }
+      if (!prev.has(w)) {
+        prev.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return [...members].join(' -> ');
+}
+
 export function checkLayers(root) {
   const problems = [];
+  const graph = new Map();
   let files = 0;
   for (const top of ['src-shared', 'src-main', 'src-renderer']) {
     const dir = path.join(root, top);
@@ -101,12 +214,19 @@ export function checkLayers(root) {
     for (const file of walk(dir)) {
       files++;
       const rel = path.relative(root, file).split(path.sep).join('/');
-      for (const spec of importsOf(file, fs.readFileSync(file, 'utf8'))) {
+      const edges = [];
+      for (const { spec, typeOnly } of importRecordsOf(file, fs.readFileSync(file, 'utf8'))) {
         const why = violation(rel, spec);
         if (why) problems.push(`${rel}: ${why}`);
+        if (!typeOnly && spec.startsWith('.')) {
+          const target = resolveRelative(root, rel, spec);
+          if (target) edges.push(target);
+        }
       }
+      graph.set(rel, edges);
     }
   }
+  for (const c of cyclesOf(graph)) problems.push(`import cycle: ${c}`);
   return { files, problems };
 }
 

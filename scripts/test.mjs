@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: the layering rule, the type check, the build, vitest and Playwright, then one
+// `npm test`: the layering rule, the linter, the type check, the build, vitest and Playwright, then one
 // closing line `N passed, N failed` read from both runners' JSON reports. A failed step that is
 // not a test run (layering, types, build) counts as one failure.
 import { spawnSync } from 'node:child_process';
@@ -16,6 +16,7 @@ const run = (label, cmd, args, env = {}) => {
 
 const stepFailures = [];
 if (!run('layering', 'node', ['scripts/check-layers.mjs'])) stepFailures.push('layering');
+if (!run('lint', 'npx', ['biome', 'lint'])) stepFailures.push('lint');
 if (!run('types', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'])) stepFailures.push('types');
 const built = run('build', 'npx', ['electron-vite', 'build']);
 if (!built) stepFailures.push('build');

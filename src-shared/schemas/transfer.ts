@@ -50,6 +50,10 @@ export const exportRequestSchema = z
       .describe('public API standard filters as a query string (status=in,new,closed&order=-risklevel): the answer shape is {objects,total}'),
     columns: z.array(z.string().min(1)).min(1).optional().describe('fields to export, in this order (default: every field)'),
     bom: z.boolean().optional().describe('CSV: start with a UTF-8 byte-order mark (default true, for spreadsheets)'),
+    with_references: z
+      .boolean()
+      .optional()
+      .describe('JSON and NDJSON: each record carries the records it refers to (an incident its finding type, asset and last occurrence), so the file imports into a fresh database'),
   })
   .refine((v) => !(v.search && v.query !== undefined), { message: 'give either search or query, not both', path: ['query'] })
   .meta({ id: 'ExportRequest' });
@@ -62,6 +66,7 @@ export const exportQuerySchema = z.strictObject({
   query: z.string().optional().describe('public API standard filters as a query string'),
   columns: z.string().optional().describe('comma-separated fields'),
   bom: z.enum(['true', 'false', '1', '0']).optional(),
+  with_references: z.enum(['true', 'false', '1', '0']).optional(),
 });
 
 const boolParam = z.enum(['true', 'false', '1', '0']).optional();

@@ -51,6 +51,7 @@ export async function startServe(extra: string[] = []): Promise<Served & { stop(
 
 export const test = base.extend<{}, { served: Served }>({
   served: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures this one needs from the pattern (none)
     async ({}, use) => {
       const s = await startServe();
       await use(s);

@@ -7,8 +7,11 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT } from '../helpers/cli';
+
+// npx and a server from the installed package; on a loaded machine that takes a while.
+vi.setConfig({ testTimeout: 120_000 });
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-pack-'));
 const app = path.join(tmp, 'app');

@@ -2,9 +2,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { emptySearch } from '../../src-shared/schemas/search';
 import { runCli, serve } from '../helpers/cli';
+
+// Each test starts command-line processes; on a loaded machine that takes a while.
+vi.setConfig({ testTimeout: 120_000 });
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-cli-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -294,7 +294,7 @@ describe('CLI: radar-console instance', () => {
     const mainOne = await cli('remove', 'Main');
     expect(mainOne.code).toBe(1);
     expect(mainOne.stderr).toMatch(/"Main" is the main instance: the database .*console\.sqlite itself.*cannot be removed/);
-  });
+  }, 120_000);
 
   it('a running server sees an instance the CLI adds afterwards, in its list and its routing', async () => {
     const sdb = path.join(tmp, 'served', 'radar.sqlite');

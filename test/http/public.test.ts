@@ -16,7 +16,6 @@ let findings: any[];
 let findingById: Map<string, any>;
 let groups: Map<string, string>;
 let statusChanges: any[];
-let occurrenceIds: string[];
 
 const TS6 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
@@ -31,7 +30,6 @@ beforeAll(async () => {
   const sc = await srv.call('POST', `${V2}/service_asset_finding_status_changes/search`, search({ limit: 10000 }));
   expect(sc.status, sc.text).toBe(200);
   statusChanges = sc.body.items;
-  occurrenceIds = all.flatMap((i) => i.occurrences.map((o: any) => o.id));
 });
 
 afterAll(async () => {

@@ -5,13 +5,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src-main/store/db';
 import { seedDemo } from '../../src-main/store/seed';
 import { Store } from '../../src-main/store/store';
 import { getResource, type ResourceDef } from '../../src-shared/resources/index';
 import { cliArgs, ROOT, runCli } from '../helpers/cli';
 import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server';
+
+// Each test starts command-line processes; on a loaded machine that takes a while.
+vi.setConfig({ testTimeout: 120_000 });
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-transfer-cli-'));
 let src: string;

@@ -35,6 +35,19 @@ describe('check-layers', () => {
     ['src-renderer/src/App.tsx', 'fs', /src-renderer may not import Node built-ins/],
     ['src-renderer/src/App.tsx', 'electron', /src-renderer may not import electron/],
     ['src-renderer/src/App.tsx', '../../src-main/store/store', /src-renderer may not import src-main/],
+    // layers inside src-main
+    ['src-main/store/store.ts', '../server/errors', /src-main\/store may not import src-main\/server/],
+    ['src-main/store/store.ts', '../transfer/import', /src-main\/store may not import src-main\/transfer/],
+    ['src-main/server/routes/public.ts', '../../store/store', null],
+    ['src-main/server/routes/public.ts', 'better-sqlite3', /src-main\/server may not import better-sqlite3/],
+    ['src-main/instances/catalog.ts', 'better-sqlite3', /src-main\/instances may not import better-sqlite3/],
+    ['src-main/transfer/session.ts', 'better-sqlite3', null],
+    ['src-main/transfer/export.ts', '../server/app', /src-main\/transfer may not import src-main\/server/],
+    ['src-main/public/query.ts', '../instances/catalog', /src-main\/public may not import src-main\/instances/],
+    ['src-main/cli/serve.ts', '../server/start', null],
+    ['src-main/cli.ts', './cli/program', null],
+    ['src-main/cli/serve.ts', '../electron/main', /may not import Electron code/],
+    ['src-main/electron/main.ts', '../server/start', null],
   ])('%s importing %s', (file, spec, expected) => {
     const why = violation(file, spec);
     if (expected === null) expect(why).toBeNull();
@@ -58,6 +71,29 @@ describe('check-layers', () => {
       expect(problems).toHaveLength(2);
       expect(problems.join('\n')).toMatch(/src-shared\/bad\.ts/);
       expect(problems.join('\n')).toMatch(/src-renderer\/src\/bad\.tsx/);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('finds import cycles, but not through imports erased at run time', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'layers-'));
+    try {
+      const write = (rel: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+        fs.writeFileSync(path.join(root, rel), text);
+      };
+      write('src-main/store/a.ts', `import { b } from './b';\nexport const a = () => b;`);
+      write('src-main/store/b.ts', `import type { a } from './a';\nexport const b = 1;\nexport type A = typeof a;`);
+      write('src-main/store/c/index.ts', `import { type B } from '../d';\nexport const c = 1 as unknown as B;`);
+      write('src-main/store/d.ts', `import { c } from './c';\nexport type B = number;\nexport const d = c;`);
+      expect(checkLayers(root).problems).toEqual([]);
+      write('src-main/store/b.ts', `import { a } from './a';\nexport const b = 1;\nexport const again = () => a;`);
+      expect(checkLayers(root).problems).toEqual(['import cycle: src-main/store/a.ts -> src-main/store/b.ts -> src-main/store/a.ts']);
+      write('src-main/store/e.ts', `export * from './f';`);
+      write('src-main/store/f.ts', `export { e } from './g';`);
+      write('src-main/store/g.ts', `import './e';\nexport const e = 1;`);
+      expect(checkLayers(root).problems).toContain('import cycle: src-main/store/e.ts -> src-main/store/f.ts -> src-main/store/g.ts -> src-main/store/e.ts');
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

@@ -218,6 +218,7 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
       columns: spec.columns,
       delimiter: spec.delimiter,
       bom: spec.bom,
+      withReferences: spec.with_references,
       frontLinkBase: frontLinkBase(req),
     });
     const controller = new AbortController();
@@ -276,6 +277,7 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
           .map((c) => c.trim())
           .filter(Boolean),
         bom: qy.bom === undefined ? undefined : truthy(qy.bom),
+        with_references: qy.with_references === undefined ? undefined : truthy(qy.with_references),
       });
     },
   });

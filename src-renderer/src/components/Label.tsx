@@ -2,7 +2,7 @@
 // re-renders its rows when labels arrive (useLabelsVersion).
 import { peekLabel, requestLabel, useLabel } from '../data/lookup';
 import { useI18n } from '../i18n';
-import { recordHref } from '../views/resources/fields';
+import { recordHref } from '../lib/links';
 
 function text(label: string | null | undefined, id: string, missing: string): string {
   return label === undefined ? '…' : label === null ? missing : label || id;

@@ -14,11 +14,7 @@ export function fieldLabel(t: TFunction, name: string): string {
   return t(`fields.${name}`, { defaultValue: name });
 }
 
-/** Where a record opens: incidents in the triage view, the rest in the generic one. */
-export function recordHref(resource: string, id: string, instance: string): string {
-  const inst = instance && instance !== 'main' ? `?instance=${encodeURIComponent(instance)}` : '';
-  return resource === 'service_asset_findings' ? `#/incidents/${encodeURIComponent(id)}${inst}` : `#/r/${resource}/${encodeURIComponent(id)}${inst}`;
-}
+export { recordHref } from '../../lib/links';
 
 export function FieldValue({ r, f, value, lang, t, instance }: { r: ResourceDef; f: FieldInfo; value: unknown; lang: Lang; t: TFunction; instance: string }) {
   if (value === null || value === undefined || value === '') return <span className="muted">—</span>;
