@@ -10,7 +10,7 @@ export type ConfirmNote = 'pushed' | 'already on the origin' | 'already deleted 
 export class Ledger {
   private readonly st;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     const p = (sql: string) => db.prepare(sql);
     this.st = {
       get: p('SELECT * FROM sync_outbox WHERE seq = ?'),

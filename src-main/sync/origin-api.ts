@@ -6,7 +6,7 @@ import { microsToTs, normalizeTs } from '../../src-shared/time';
 import { callJson, errorText, type JsonAnswer } from '../instances/remote-json';
 import { RemoteError, type RemoteClient } from '../instances/remote';
 import { SyncError } from './errors';
-import { ORIGIN_LISTS, PUBLIC_API, searchPath, UNAVAILABLE } from './lists';
+import { ORIGIN_LISTS, PUBLIC_API, searchPath, UNAVAILABLE } from '../../src-shared/sync/lists';
 
 export type Rec = Record<string, unknown>;
 

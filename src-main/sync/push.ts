@@ -25,9 +25,10 @@ import { REL_PREFIX, type OutboxRow } from '../store/outbox';
 import { counts } from './entries';
 import { SyncError } from './errors';
 import { Ledger, type ConfirmNote } from './ledger';
-import { PUBLIC_API, V2 } from './lists';
+import { PUBLIC_API, V2 } from '../../src-shared/sync/lists';
 import { OriginApi, type Rec } from './origin-api';
-import { acquireLock, originClient, RemoteVersions, remoteTs } from './origin';
+import { RemoteVersions, remoteTs } from '../store/origin';
+import { acquireLock, originClient } from './origin';
 import type { SyncTarget } from './target';
 import { remoteValue, valueKey } from './values';
 

@@ -5,7 +5,8 @@ import type { KeyCipher } from '../instances/vault';
 import { openDatabase, type Db } from '../store/db';
 import { Store } from '../store/store';
 import { SyncError } from './errors';
-import { requireOrigin, type OriginRow } from './origin';
+import type { OriginRow } from '../store/origin';
+import { requireOrigin } from './origin';
 
 export interface SyncTarget {
   file: string;

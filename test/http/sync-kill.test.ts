@@ -17,7 +17,7 @@ import { getResource } from '../../src-shared/resources/index';
 import { nowTs } from '../../src-shared/time';
 import { openDatabase } from '../../src-main/store/db';
 import { Store } from '../../src-main/store/store';
-import { setOrigin } from '../../src-main/sync/origin';
+import { setOrigin } from '../../src-main/store/origin';
 import { snapshot } from '../../src-main/transfer/snapshot';
 import { cliArgs, ROOT, runCli, serve } from '../helpers/cli';
 import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server';

@@ -35,7 +35,8 @@ import {
 import type { InstanceInfo, InstanceManager } from '../../instances/manager';
 import { countOf, counts, pendingIds, rowsOf, views } from '../../sync/entries';
 import { SyncError } from '../../sync/errors';
-import { hasOriginKey, readOrigin } from '../../sync/origin';
+import { readOrigin } from '../../store/origin';
+import { hasOriginKey } from '../../sync/origin';
 import { pull } from '../../sync/pull';
 import { push } from '../../sync/push';
 import { discard, resolve } from '../../sync/resolve';
