@@ -8,7 +8,7 @@ export default defineConfig({
   main: {
     build: {
       outDir: r('out/main'),
-      rollupOptions: { input: { index: r('src-main/index.ts'), cli: r('src-main/cli.ts') } },
+      rollupOptions: { input: { index: r('src-main/index.ts'), cli: r('src-main/cli.ts'), reader: r('src-main/store/reader/reader.ts') } },
     },
   },
   preload: {

@@ -20,6 +20,7 @@ export function serveCommand() {
     .addOption(new Option('--seed <mode>', 'seed the demo dataset: demo (default on a new database) or none').choices(['demo', 'none'] as const))
     .option('--scan-ports <list>', 'ports the service scan probes, comma-separated', scanPorts)
     .option('--log', 'log requests to stderr (credentials redacted)')
+    .option('--readers <n>', 'reader threads for searches, lists and stats; 0 reads on the server thread (default: 2)', intIn(0, 16))
     .addHelpText(
       'after',
       `
@@ -41,6 +42,8 @@ and keeps running until SIGINT or SIGTERM.`,
         seed: opts.seed,
         log: !!opts.log,
         scan: opts.scanPorts ? { ports: opts.scanPorts } : undefined,
+        readers: opts.readers,
+        warmReaders: true,
       });
       if (db !== ':memory:') {
         writeReady(db, { main: server.main, routing: server.routing, pid: process.pid, started_at: new Date().toISOString(), key: given === undefined ? 'stored' : 'given' });

@@ -109,6 +109,7 @@ if (!app.requestSingleInstanceLock()) {
       port: 0,
       routingPort: 0,
       apiKey: sessionKey,
+      warmReaders: true,
       // Remote instances' keys are encrypted with the OS keychain where it is available.
       keyCipher: safeStorage.isEncryptionAvailable()
         ? {

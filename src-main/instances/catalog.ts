@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ApiError, badRequest, conflict, notFound } from '../../src-shared/errors';
 import type { InstanceInput, InstancePatch } from '../../src-shared/schemas/instances';
 import { nowTs } from '../../src-shared/time';
+import { VersionedCache } from '../store/data-version';
 import type { Store } from '../store/store';
 import type { KeyVault } from './vault';
 
@@ -26,6 +27,9 @@ export interface InstanceRow {
 export const MAIN_NAME_DEFAULT = 'Main';
 
 export class InstanceCatalog {
+  /** The main instance and the rows, read once per data version (the CLI may change them too). */
+  private readonly kept = new VersionedCache<{ main: { id: string; name: string }; rows: InstanceRow[] }>(1);
+
   constructor(
     private readonly store: Store,
     readonly vault: KeyVault,
@@ -41,14 +45,33 @@ export class InstanceCatalog {
     this.store.run(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [key, value]);
   }
 
-  /** The main instance's id (generated once) and name. */
-  main(): { id: string; name: string } {
+  /**
+   * The catalog as read at the current data version: any write, by this server or by another
+   * process on the same database (the CLI), is seen by the next call. Callers do not change it.
+   */
+  private read(): { main: { id: string; name: string }; rows: InstanceRow[] } {
+    let version = this.store.version();
+    const hit = this.kept.get('catalog', version);
+    if (hit) return hit;
     let id = this.setting('instance.id');
     if (!id) {
       id = crypto.randomUUID();
       this.setSetting('instance.id', id);
+      version = this.store.version();
     }
-    return { id, name: this.setting('instance.name') ?? MAIN_NAME_DEFAULT };
+    // Kept under the version read before the rows: a commit by another process in between
+    // leaves a version this one no longer equals.
+    const snapshot = {
+      main: { id, name: this.setting('instance.name') ?? MAIN_NAME_DEFAULT },
+      rows: this.store.all<InstanceRow>(`SELECT * FROM console_instances ORDER BY sort_order, name`),
+    };
+    this.kept.set('catalog', version, snapshot);
+    return snapshot;
+  }
+
+  /** The main instance's id (generated once) and name. */
+  main(): { id: string; name: string } {
+    return this.read().main;
   }
 
   renameMain(name: string): void {
@@ -56,7 +79,7 @@ export class InstanceCatalog {
   }
 
   list(): InstanceRow[] {
-    return this.store.all<InstanceRow>(`SELECT * FROM console_instances ORDER BY sort_order, name`);
+    return this.read().rows;
   }
 
   get(id: string): InstanceRow | undefined {

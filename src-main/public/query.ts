@@ -3,37 +3,18 @@
 import { badRequest } from '../../src-shared/errors';
 import { fieldOf, getResource, type ResourceDef } from '../../src-shared/resources/index';
 import type { StandardFilter, StandardQuery } from '../../src-shared/public/standard-filters';
-import type { SearchFilter } from '../../src-shared/schemas/search';
-import { and, coerceValue, columnExpr, filterSql, orderSql, SUBQUERY_CONTEXT, virtualSearchSql, type Sql, type SqlContext } from '../store/search';
+import { listPlan, SlotContext, type Plan } from '../store/query/plan';
+import { and, coerceValue, columnExpr, filterSql, orderKeys, SUBQUERY_CONTEXT, virtualSearchSql, type Sql, type SqlContext } from '../store/search';
+import { PUBLIC_OPERATORS } from '../store/query/operators';
 import { q } from '../store/sql';
 
 function leafSql(r: ResourceDef, field: string, f: StandardFilter, ctx: SqlContext): Sql {
   const info = fieldOf(r, field);
   if (!info) throw badRequest(`unknown field: ${f.field}`);
-  const as = (filter_type: SearchFilter['filter_type'], value: unknown, negation = false): Sql =>
-    filterSql(r, { field, filter_type, value, negation }, ctx);
-  switch (f.op) {
-    case 'eq':
-      return as('equal', f.values[0]);
-    case 'noteq':
-      return as('equal', f.values[0], true);
-    case 'in':
-      return as('intersection', f.values);
-    case 'notin':
-      return as('intersection', f.values, true);
-    case 'isnull':
-      return as('exists', undefined);
-    case 'isnotnull':
-      return as('exists', undefined, true);
-    case 'like':
-      if (info.kind !== 'string') throw badRequest(`operator like needs a text field: ${f.field}`);
-      return as('substr', f.values[0] ?? '');
-    case 'gt':
-    case 'lt': {
-      if (info.kind === 'json' || info.kind === 'bool') throw badRequest(`operator ${f.op} is not supported for field ${f.field}`);
-      return { sql: `${columnExpr(r, info)} ${f.op === 'gt' ? '>' : '<'} ?`, params: [coerceValue(info, f.values[0])] };
-    }
-  }
+  const op = PUBLIC_OPERATORS[f.op];
+  op.check?.(info, f.field);
+  if ('own' in op) return op.own({ field: info, col: columnExpr(r, info), values: f.values, coerce: (v) => coerceValue(info, v) });
+  return filterSql(r, { field, filter_type: op.as, value: op.value(f.values), negation: op.negation ?? false }, ctx);
 }
 
 /** A filter on the record's own field, or on a field of a related entity (`service_asset.name`). */
@@ -49,19 +30,18 @@ export function standardFilterSql(r: ResourceDef, f: StandardFilter, ctx: SqlCon
   return { sql: `t.${q(rel.fk)} IN (SELECT t.id FROM ${q(target.table)} t WHERE ${inner.sql})`, params: inner.params };
 }
 
-export interface CompiledList {
-  where: Sql;
-  order: string;
-  limit: number;
-  offset: number;
-}
-
-export function compileStandardQuery(r: ResourceDef, query: StandardQuery, ctx: SqlContext = SUBQUERY_CONTEXT): CompiledList {
-  const where = and([...query.filters.map((f) => standardFilterSql(r, f, ctx)), virtualSearchSql(r, { value: query.search, strict: false }, ctx)]);
+/**
+ * A standard query as a plan (pure: full-text matches become slots). `load` names the relations
+ * each record carries (the public incident's asset and occurrences); related records carry
+ * their stored fields only, as the public API answers them.
+ */
+export function compileStandardQuery(r: ResourceDef, query: StandardQuery, load: readonly string[] = []): Plan {
+  const slots = new SlotContext();
+  const where = and([...query.filters.map((f) => standardFilterSql(r, f, slots)), virtualSearchSql(r, { value: query.search, strict: false }, slots)]);
   for (const o of query.order) if (o.field.includes('.')) throw badRequest(`order by a nested field is not supported: ${o.field}`);
-  const order = orderSql(
+  const order = orderKeys(
     r,
     query.order.map((o) => ({ field: o.field, direction: o.direction })),
   );
-  return { where, order, limit: query.per_page, offset: (query.page - 1) * query.per_page };
+  return listPlan(r, { fts: slots.slots, where, order, limit: query.per_page, offset: (query.page - 1) * query.per_page, load, relatedComputed: false });
 }

@@ -15,6 +15,12 @@ import { createInstanceApp, createMainApp } from './app';
 import type { ApiDeps } from './deps';
 import { REDACT } from './base';
 import { createRoutingApp } from './routing';
+import { ReaderPool, readsFor } from '../store/reader/pool';
+
+/** Reader threads by default: reads in parallel with the server's thread on two cores. */
+const DEFAULT_READERS = 2;
+/** Page cache of each reader's connection (the server's own keeps the default). */
+const READER_CACHE_KIB = 16 * 1024;
 
 export interface ServerConfig {
   db: string;
@@ -34,6 +40,10 @@ export interface ServerConfig {
   instanceTimeoutMs?: number;
   /** Largest answer accepted from a remote instance. */
   maxRemoteBytes?: number;
+  /** Reader threads for searches, lists and stats (default 2; 0: read on the server's thread). */
+  readers?: number;
+  /** Start the first reader thread right after the ports listen (serve and the desktop app). */
+  warmReaders?: boolean;
 }
 
 export interface RunningServer {
@@ -63,8 +73,11 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
     const urls = { main: '', routing: '' };
     const catalog = new InstanceCatalog(store, new KeyVault(vaultFileFor(dbFile), cfg.keyCipher), dbFile === ':memory:' ? process.cwd() : path.dirname(dbFile));
     let manager: InstanceManager | undefined;
+    const pool = new ReaderPool({ size: cfg.readers ?? DEFAULT_READERS, cacheKiB: READER_CACHE_KIB });
+    const reads = readsFor(store, pool);
     const deps: ApiDeps = {
       store: () => store,
+      reads: () => reads,
       version: PLATFORM_VERSION,
       scan: { ports: DEFAULT_SCAN_PORTS, timeoutMs: 1500, budgetMs: 10_000, concurrency: 128, ...cfg.scan },
       instanceList: () => manager!.publicList(),
@@ -76,12 +89,14 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
     const openLocal = async (file: string): Promise<LocalHandle> => {
       const local = openDatabase(file);
       const localStore = new Store(local.db);
+      const localReads = readsFor(localStore, pool);
       try {
-        const app = await createInstanceApp({ deps: { ...deps, store: () => localStore }, auth, logger });
+        const app = await createInstanceApp({ deps: { ...deps, store: () => localStore, reads: () => localReads }, auth, logger });
         return {
           app,
           async close() {
             await app.close();
+            pool.forget(local.db.name);
             local.db.close();
           },
         };
@@ -116,6 +131,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
     };
     urls.main = urlOf(host, portOf(mainApp));
     urls.routing = urlOf(host, portOf(routingApp));
+    if (cfg.warmReaders) setImmediate(() => pool.warm());
     let closed = false;
     const app = mainApp;
     const mgr = manager;
@@ -133,6 +149,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
         closed = true;
         await Promise.allSettled([app.close(), routingApp.close()]);
         await mgr.close();
+        await pool.close();
         db.close();
       },
     };

@@ -15,6 +15,8 @@ export interface OpenOptions {
   readonly?: boolean;
   /** How long a write waits for another writer's lock (ms). */
   busyTimeoutMs?: number;
+  /** SQLite's page cache of this connection (KiB; default 64 MiB). */
+  cacheKiB?: number;
 }
 
 export function openDatabase(file: string, opts: OpenOptions = {}): { db: Db; created: boolean } {
@@ -32,7 +34,7 @@ export function openDatabase(file: string, opts: OpenOptions = {}): { db: Db; cr
   // better-sqlite3 waits synchronously, so the wait is kept short.
   db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 1000}`);
   db.pragma('temp_store = MEMORY');
-  db.pragma('cache_size = -65536');
+  db.pragma(`cache_size = -${Math.max(256, Math.round(opts.cacheKiB ?? 65536))}`);
   db.function('rc_fold', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? fold(v) : v === null ? null : fold(String(v))));
   if (!opts.readonly) migrate(db);
   return { db, created: !existed };

@@ -2,6 +2,7 @@
 // as first released; every later change to a declaration adds a migration here, and the
 // schema test compares a migrated database with the registry so that none is forgotten.
 import type Database from 'better-sqlite3';
+import { dayCountsDdl } from './aggregates';
 import { registryDdl, registryIndexDdl } from './ddl';
 
 export interface Migration {
@@ -116,6 +117,13 @@ export const MIGRATIONS: readonly Migration[] = [
         pushed_at TEXT NOT NULL,
         note TEXT
       )`);
+    },
+  },
+  {
+    version: 6,
+    name: 'incident counts per day, status and risk band, kept by triggers (counts and charts)',
+    up: (db) => {
+      for (const stmt of dayCountsDdl()) db.exec(stmt);
     },
   },
 ];

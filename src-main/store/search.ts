@@ -5,7 +5,6 @@ import { badRequest } from '../../src-shared/errors';
 import {
   fieldOf,
   fieldsOf,
-  filtersForKind,
   getResource,
   relationsOf,
   type FieldInfo,
@@ -17,14 +16,10 @@ import type { ExtensionParams, SearchFilter, SearchOrdering, SearchRequest } fro
 import { normalizeDate, normalizeTs } from '../../src-shared/time';
 import { fold } from './db';
 import { ftsTable, searchableFields } from './ddl';
-import { placeholders, q } from './sql';
+import { FIELD_OPERATORS, negate, TRUE, type Sql } from './query/operators';
+import { q } from './sql';
 
-export interface Sql {
-  sql: string;
-  params: unknown[];
-}
-
-const TRUE: Sql = { sql: '1', params: [] };
+export type { Sql };
 
 /**
  * How a full-text match becomes a condition on `t._rid`. The default is a subquery; the store
@@ -190,65 +185,18 @@ export function filterSql(r: ResourceDef, filter: SearchFilter, ctx: SqlContext 
     inner = relatedSql(r, filter);
   } else {
     const f = requireField(r, filter.field);
-    const col = columnExpr(r, f);
-    const allowed = filtersForKind(f.kind, f.jsonShape);
-    if (!allowed.includes(filter.filter_type)) {
-      throw badRequest(`filter_type ${filter.filter_type} is not supported for field ${f.name}`);
-    }
+    const op = Object.hasOwn(FIELD_OPERATORS, filter.filter_type) ? FIELD_OPERATORS[filter.filter_type] : undefined;
+    if (!op?.accepts(f)) throw badRequest(`filter_type ${filter.filter_type} is not supported for field ${f.name}`);
     if (f.def?.secret && filter.filter_type !== 'exists') throw badRequest(`field ${f.name} cannot be filtered`);
-    const v = filter.value;
-    switch (filter.filter_type) {
-      case 'equal':
-        if (v === undefined || v === null || Array.isArray(v) || typeof v === 'object') {
-          throw badRequest(`invalid value for ${f.name}: equal takes a string or a number`);
-        }
-        inner = { sql: `${col} = ?`, params: [coerceValue(f, v)] };
-        break;
-      case 'substr':
-        if (typeof v !== 'string') throw badRequest(`invalid value for ${f.name}: substr takes a string`);
-        inner = substrSql(r, f, v, ctx);
-        break;
-      case 'intersection': {
-        if (!Array.isArray(v)) throw badRequest(`invalid value for ${f.name}: intersection takes an array`);
-        if (v.length === 0) {
-          inner = { sql: '0', params: [] };
-        } else if (f.kind === 'json') {
-          inner = {
-            sql: `EXISTS (SELECT 1 FROM json_each(${col}) j WHERE j.value IN (SELECT value FROM json_each(?)))`,
-            params: [JSON.stringify(v.map((x) => coerceValue(f, x)))],
-          };
-        } else {
-          const values = v.map((x) => coerceValue(f, x));
-          inner = values.length <= 64 ? { sql: `${col} IN (${placeholders(values.length)})`, params: values } : { sql: `${col} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(values)] };
-        }
-        break;
-      }
-      case 'range': {
-        if (!Array.isArray(v) || v.length !== 2) throw badRequest(`invalid value for ${f.name}: range takes [from, to]`);
-        const [from, to] = v as unknown[];
-        const parts: string[] = [];
-        const params: unknown[] = [];
-        if (from !== null && from !== undefined) {
-          parts.push(`${col} >= ?`);
-          params.push(coerceValue(f, from));
-        }
-        if (to !== null && to !== undefined) {
-          parts.push(`${col} <= ?`);
-          params.push(coerceValue(f, to));
-        }
-        if (!parts.length) throw badRequest(`invalid value for ${f.name}: range needs a lower or an upper bound`);
-        inner = { sql: parts.join(' AND '), params };
-        break;
-      }
-      case 'exists':
-        // The spec: `exists` takes no value and matches records whose field is null.
-        inner = { sql: `${col} IS NULL`, params: [] };
-        break;
-      default:
-        throw badRequest(`unknown filter_type: ${String(filter.filter_type)}`);
-    }
+    inner = op.sql({
+      field: f,
+      col: columnExpr(r, f),
+      value: filter.value,
+      coerce: (v) => coerceValue(f, v),
+      substr: (text) => substrSql(r, f, text, ctx),
+    });
   }
-  return filter.negation ? { sql: `NOT COALESCE((${inner.sql}), 0)`, params: inner.params } : inner;
+  return filter.negation ? negate(inner) : inner;
 }
 
 export function virtualSearchSql(r: ResourceDef, vs: { value: string; strict: boolean } | undefined, ctx: SqlContext = SUBQUERY_CONTEXT): Sql {
@@ -280,7 +228,7 @@ export function whereSql(r: ResourceDef, filters: readonly SearchFilter[] = [], 
 export const whereClause = (where: Sql): string => (where.sql === '1' ? '' : `WHERE ${where.sql}`);
 
 /** The matched set widened to descendants and/or ancestors on a tree resource. */
-function widenTree(r: ResourceDef, where: Sql, ext: ExtensionParams | undefined): { cte: string; where: Sql } {
+export function widenTree(r: ResourceDef, where: Sql, ext: ExtensionParams | undefined): { cte: string; where: Sql } {
   const children = !!(ext?.chidlrens_all || ext?.children_all);
   const parents = !!ext?.parents_all;
   if (!r.tree || (!children && !parents)) return { cte: '', where };
@@ -293,25 +241,43 @@ function widenTree(r: ResourceDef, where: Sql, ext: ExtensionParams | undefined)
   return { cte: `WITH RECURSIVE ${parts.join(', ')} `, where: { sql: `t.id IN (${union})`, params: where.params } };
 }
 
-export function orderSql(r: ResourceDef, ordering: readonly SearchOrdering[]): string {
-  if (!ordering.length) return 't._rid ASC';
-  const keys = ordering.map((o) => {
+/** One key of a total order (the last is always `t._rid`). */
+export interface OrderKey {
+  /** SQL expression over the row aliased `t`. */
+  expr: string;
+  desc: boolean;
+  /** Whether the expression is never NULL (keyset paging needs this). */
+  notNull: boolean;
+}
+
+export const orderSqlOf = (keys: readonly OrderKey[]): string => keys.map((k) => `${k.expr} ${k.desc ? 'DESC' : 'ASC'}`).join(', ');
+
+/**
+ * The total order of a request's ordering: its keys, then the tie-break. The tie-break follows a
+ * declared index when one continues the last key with created_at, so the index serves the whole
+ * ORDER BY (no sort of every match); _rid keeps the order total.
+ */
+export function orderKeys(r: ResourceDef, ordering: readonly SearchOrdering[]): OrderKey[] {
+  if (!ordering.length) return [{ expr: 't._rid', desc: false, notNull: true }];
+  const keys = ordering.map((o): OrderKey => {
     const f = requireField(r, o.field, 'ordering field');
     if (f.kind === 'json' || f.def?.secret) throw badRequest(`field ${f.name} cannot be used for ordering`);
-    return `${columnExpr(r, f)} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`;
+    return { expr: columnExpr(r, f), desc: o.direction === 'desc', notNull: f.source === 'system' || (f.source === 'stored' && !!f.def?.notNull) };
   });
   const lastKey = ordering[ordering.length - 1]!;
-  const last = lastKey.direction === 'desc' ? 'DESC' : 'ASC';
-  // The tie-break follows a declared index when one continues the last key with created_at, so
-  // the index serves the whole ORDER BY (no sort of every match); _rid keeps the order total.
+  const desc = lastKey.direction === 'desc';
   const followsIndex =
     !ordering.some((o) => o.field === 'created_at') &&
     (r.indexes ?? []).some((ix) => {
       const i = ix.indexOf(lastKey.field);
       return i >= 0 && ix[i + 1] === 'created_at';
     });
-  return `${keys.join(', ')}, ${followsIndex ? `t.created_at ${last}, ` : ''}t._rid ${last}`;
+  if (followsIndex) keys.push({ expr: 't.created_at', desc, notNull: true });
+  keys.push({ expr: 't._rid', desc, notNull: true });
+  return keys;
 }
+
+export const orderSql = (r: ResourceDef, ordering: readonly SearchOrdering[]): string => orderSqlOf(orderKeys(r, ordering));
 
 /** Which fields a search answers with (include_fields, then exclude_fields). */
 export function selectedFields(r: ResourceDef, include: readonly string[], exclude: readonly string[]): FieldInfo[] {
@@ -342,28 +308,64 @@ export function selectByRids(r: ResourceDef, fields: readonly FieldInfo[]): stri
   return `SELECT t._rid AS _rid, ${cols} FROM ${q(r.table)} t WHERE t._rid IN (SELECT value FROM json_each(?))`;
 }
 
-export function compileSearch(r: ResourceDef, req: SearchRequest, needFk: readonly string[] = [], ctx: SqlContext = SUBQUERY_CONTEXT): CompiledSearch {
+/** Everything a search request compiles to, with full-text matches as `ctx` writes them. */
+export interface SearchParts {
+  fields: FieldInfo[];
+  /** Columns selected only for loading relations (and `id`), removed from the answer. */
+  hidden: FieldInfo[];
+  /** Relations to load, and relations whose ids go in `_relations`. */
+  load: string[];
+  idRels: string[];
+  /** A WITH prefix (tree widening), or ''. */
+  cte: string;
+  where: Sql;
+  order: OrderKey[];
+}
+
+/** A v2 search request (validated by its schema) compiled; 400 for a bad field, value or relation. */
+export function searchParts(r: ResourceDef, req: SearchRequest, ctx: SqlContext = SUBQUERY_CONTEXT): SearchParts {
+  const load = checkRelationNames(r, req.relations);
+  const idRels = checkIdRelationNames(r, req._relations ?? []);
   const fields = selectedFields(r, req.include_fields, req.exclude_fields);
-  const hidden: FieldInfo[] = [];
-  for (const name of ['id', ...needFk]) {
-    if (!fields.some((f) => f.name === name)) hidden.push(fieldOf(r, name)!);
-  }
+  const needFk = load.flatMap((n) => {
+    const rel = r.relations![n]!;
+    return rel.kind === 'belongsTo' ? [rel.fk] : [];
+  });
+  const hidden = ['id', ...needFk].filter((n, i, all) => all.indexOf(n) === i && !fields.some((f) => f.name === n)).map((n) => fieldOf(r, n)!);
   const base = whereSql(r, req.filters, req.virtual_search, ctx);
   const { cte, where } = widenTree(r, base, req.extension_params);
-  const from = `FROM ${q(r.table)} t ${whereClause(where)}`;
+  return { fields, hidden, load, idRels, cte, where, order: orderKeys(r, req.ordering) };
+}
+
+/** The statements of a compiled request: the page's ids, the page in one statement, the COUNT. */
+export const idsSql = (r: ResourceDef, p: { cte: string; where: Sql; order: readonly OrderKey[] }, limit: number, offset: number): Sql => ({
+  sql: `${p.cte}SELECT t._rid AS _rid FROM ${q(r.table)} t ${whereClause(p.where)} ORDER BY ${orderSqlOf(p.order)} LIMIT ? OFFSET ?`,
+  params: [...p.where.params, limit, offset],
+});
+
+export function pageSql(r: ResourceDef, p: { cte: string; where: Sql; order: readonly OrderKey[] }, columns: readonly FieldInfo[], limit: number, offset: number): Sql {
+  const cols = columns.map((f) => `${columnExpr(r, f)} AS ${q(f.name)}`).join(', ');
   return {
-    ids: {
-      sql: `${cte}SELECT t._rid AS _rid ${from} ORDER BY ${orderSql(r, req.ordering)} LIMIT ? OFFSET ?`,
-      params: [...where.params, req.limit, req.offset],
-    },
-    select: selectByRids(r, [...fields, ...hidden]),
-    page: {
-      sql: `${cte}SELECT ${[...fields, ...hidden].map((f) => `${columnExpr(r, f)} AS ${q(f.name)}`).join(', ')} ${from} ORDER BY ${orderSql(r, req.ordering)} LIMIT ? OFFSET ?`,
-      params: [...where.params, req.limit, req.offset],
-    },
-    count: { sql: `${cte}SELECT COUNT(*) AS n ${from}`, params: where.params },
-    where,
-    fields,
-    hidden,
+    sql: `${p.cte}SELECT ${cols} FROM ${q(r.table)} t ${whereClause(p.where)} ORDER BY ${orderSqlOf(p.order)} LIMIT ? OFFSET ?`,
+    params: [...p.where.params, limit, offset],
+  };
+}
+
+export const countSql = (r: ResourceDef, p: { cte: string; where: Sql }): Sql => ({
+  sql: `${p.cte}SELECT COUNT(*) AS n FROM ${q(r.table)} t ${whereClause(p.where)}`,
+  params: p.where.params,
+});
+
+/** A search's statements with full-text matches as subqueries, each runnable alone. */
+export function compileSearch(r: ResourceDef, req: SearchRequest): CompiledSearch {
+  const p = searchParts(r, req);
+  return {
+    ids: idsSql(r, p, req.limit, req.offset),
+    select: selectByRids(r, [...p.fields, ...p.hidden]),
+    page: pageSql(r, p, [...p.fields, ...p.hidden], req.limit, req.offset),
+    count: countSql(r, p),
+    where: p.where,
+    fields: p.fields,
+    hidden: p.hidden,
   };
 }

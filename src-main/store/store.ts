@@ -5,13 +5,11 @@ import { ApiError, badRequest, conflict, ERR, MASS, notFound } from '../../src-s
 import {
   fieldOf,
   fieldsOf,
-  filtersForKind,
   getResource,
   listRelationsOf,
   relationsOf,
   RESOURCES,
   type FieldInfo,
-  type RelationDef,
   type ResourceDef,
 } from '../../src-shared/resources/index';
 import { isUuid } from '../../src-shared/schemas/common';
@@ -21,19 +19,13 @@ import { nowTs } from '../../src-shared/time';
 import { decodeRow, encodeValue } from './codec';
 import type { Db } from './db';
 import { storeHooks, type WriteContext } from './hooks';
+import { DataVersion, VersionedCache } from './data-version';
+import type { Anchors } from './query/keyset';
+import { compileSearchPlan } from './query/plan';
+import { operatorsFor } from './query/operators';
+import { runPlan } from './query/run';
+import { checkRelationNames, columnExpr, requireField, whereClause, whereSql } from './search';
 import { beginChange, trackDeletes } from './outbox';
-import {
-  checkIdRelationNames,
-  checkRelationNames,
-  columnExpr,
-  compileSearch,
-  requireField,
-  selectByRids,
-  whereClause,
-  whereSql,
-  type Sql,
-  type SqlContext,
-} from './search';
 import { placeholders, q } from './sql';
 
 export type Rec = Record<string, unknown>;
@@ -68,35 +60,49 @@ const REL = '_r';
 export const DENSE_HITS = 3000;
 
 /** Full-text matches materialised once per request into temporary tables. */
-export class FtsHits implements SqlContext {
-  readonly used: { table: string; count: number; sql: string }[] = [];
+export class FtsHits {
+  private used = 0;
   constructor(private readonly store: Store) {}
 
-  fts(table: string, match: string): Sql {
-    const name = `rc_hits_${this.used.length}`;
+  /** The rows of one match in a temporary table, and a condition on `t._rid` naming it. */
+  materialise(table: string, match: string): { sql: string; count: number } {
+    const name = `rc_hits_${this.used++}`;
     this.store.db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${name} (rid INTEGER PRIMARY KEY)`);
-    this.store.run(`DELETE FROM temp.${name}`);
-    const count = this.store.run(`INSERT INTO temp.${name} (rid) SELECT rowid FROM ${q(table)} WHERE ${q(table)} MATCH ?`, [match]).changes;
-    const sql = `${count > DENSE_HITS ? '+' : ''}t._rid IN temp.${name}`;
-    this.used.push({ table, count, sql });
-    return { sql, params: [] };
-  }
-
-  /** The number of matches when the condition is exactly one materialised match. */
-  exactCount(where: Sql): number | undefined {
-    return this.used.length === 1 && where.sql === this.used[0]!.sql ? this.used[0]!.count : undefined;
+    this.store.scratch(`DELETE FROM temp.${name}`);
+    const count = this.store.scratch(`INSERT INTO temp.${name} (rid) SELECT rowid FROM ${q(table)} WHERE ${q(table)} MATCH ?`, [match]);
+    return { sql: `${count > DENSE_HITS ? '+' : ''}t._rid IN temp.${name}`, count };
   }
 
   clear(): void {
-    this.used.forEach((_u, i) => this.store.run(`DELETE FROM temp.rc_hits_${i}`));
+    for (let i = 0; i < this.used; i++) this.store.scratch(`DELETE FROM temp.rc_hits_${i}`);
   }
 }
+
 type Statement = ReturnType<Db['prepare']> & { all(...p: unknown[]): unknown[]; get(...p: unknown[]): unknown; run(...p: unknown[]): { changes: number } };
 
 export class Store {
   private readonly stmts = new Map<string, Statement>();
+  private readonly dataVersion: DataVersion;
+  /** Totals of matched sets, reused while the data has not changed (see DataVersion). */
+  readonly totals = new VersionedCache<number>(512);
+  /** Rows noted per matched set and order, for keyset paging (query/keyset.ts). */
+  readonly anchors = new VersionedCache<Anchors>(256);
 
-  constructor(readonly db: Db) {}
+  constructor(readonly db: Db) {
+    this.dataVersion = new DataVersion(db);
+  }
+
+  /** A token of the data's state: changes with every write, by this connection or another. */
+  version(): string | null {
+    return this.dataVersion.current();
+  }
+
+  /** A write to this connection's scratch tables (not data); answers the rows changed. */
+  scratch(sql: string, params: readonly unknown[] = []): number {
+    const n = this.run(sql, params).changes;
+    this.dataVersion.noteScratch(n);
+    return n;
+  }
 
   /** A prepared statement, cached by its SQL text (which never contains input). */
   stmt(sql: string): Statement {
@@ -139,22 +145,7 @@ export class Store {
   }
 
   search(r: ResourceDef, req: SearchRequest): SearchResult {
-    const relNames = checkRelationNames(r, req.relations);
-    const idRels = checkIdRelationNames(r, req._relations ?? []);
-    const needFk = relNames
-      .map((n) => r.relations![n]!)
-      .filter((rel): rel is Extract<RelationDef, { kind: 'belongsTo' }> => rel.kind === 'belongsTo')
-      .map((rel) => rel.fk);
-    return this.withHits((hits) => {
-      const c = compileSearch(r, req, needFk, hits);
-      const rows = this.rowsByRids(c.select, this.all<{ _rid: number }>(c.ids.sql, c.ids.params));
-      const total =
-        hits.exactCount(c.where) ??
-        (req.limit === 0 && req.offset === 0 && rows.length === 0 ? this.count(c.count) : this.countFor(rows.length, req, c.count));
-      const items = rows.map((row) => decodeRow(row, c.fields));
-      this.attachRelations(r, rows, items, relNames, idRels);
-      return { items, total };
-    });
+    return runPlan(this, compileSearchPlan(r, req));
   }
 
   /** Rows for ids in the ids' order (the deferred join of a page: sort ids, then read rows). */
@@ -163,17 +154,6 @@ export class Store {
     const rows = this.all(select, [JSON.stringify(ids.map((x) => x._rid))]);
     const byRid = new Map(rows.map((row) => [row._rid as number, row]));
     return ids.map((x) => byRid.get(x._rid)!).filter(Boolean);
-  }
-
-  private count(sql: { sql: string; params: unknown[] }): number {
-    return (this.get1<{ n: number }>(sql.sql, sql.params)?.n ?? 0) as number;
-  }
-
-  /** total without a COUNT when the page itself proves it (a short first page). */
-  private countFor(got: number, req: SearchRequest, countSql: { sql: string; params: unknown[] }): number {
-    if (got > 0 && got < req.limit) return req.offset + got;
-    if (got === 0 && req.offset === 0 && req.limit > 0) return 0;
-    return this.count(countSql);
   }
 
   /** One record, with the named relations loaded (all of them when `relations` is undefined). */
@@ -209,39 +189,6 @@ export class Store {
 
   exists(r: ResourceDef, id: string): boolean {
     return isUuid(id) && !!this.get1(`SELECT 1 AS x FROM ${q(r.table)} WHERE id = ?`, [id.toLowerCase()]);
-  }
-
-  /**
-   * A page of records matching a compiled condition, with every field of `r` (including
-   * computed ones) and the named relations loaded; `total` counts all matches.
-   */
-  page(
-    r: ResourceDef,
-    where: { sql: string; params: unknown[] },
-    order: string,
-    limit: number,
-    offset: number,
-    load: readonly string[] = [],
-    hits?: FtsHits,
-    /** Whether related records carry their computed fields too (the public API's do not). */
-    relatedComputed = true,
-  ): SearchResult {
-    const fields = fieldsOf(r);
-    const needFk = load.map((n) => r.relations![n]!).flatMap((rel) => (rel.kind === 'belongsTo' ? [rel.fk] : []));
-    const hidden = needFk.filter((n) => !fields.some((f) => f.name === n)).map((n) => fieldOf(r, n)!);
-    const from = `FROM ${q(r.table)} t ${whereClause(where)}`;
-    const ids = this.all<{ _rid: number }>(`SELECT t._rid AS _rid ${from} ORDER BY ${order} LIMIT ? OFFSET ?`, [...where.params, limit, offset]);
-    const rows = this.rowsByRids(selectByRids(r, [...fields, ...hidden]), ids);
-    const total =
-      hits?.exactCount(where) ??
-      (rows.length > 0 && rows.length < limit
-        ? offset + rows.length
-        : rows.length === 0 && offset === 0
-          ? 0
-          : this.count({ sql: `SELECT COUNT(*) AS n ${from}`, params: where.params }));
-    const items = rows.map((row) => decodeRow(row, fields));
-    this.attachRelations(r, rows, items, load, [], relatedComputed);
-    return { items, total };
   }
 
   /**
@@ -594,7 +541,7 @@ export class Store {
       fields: fieldsOf(r).map((f: FieldInfo) => ({
         name: f.name,
         type: TYPE_NAMES[f.kind],
-        filters: f.def?.secret ? ['exists'] : filtersForKind(f.kind, f.jsonShape),
+        filters: operatorsFor(f),
         required: !!f.def?.required,
         unique: !!f.def?.unique,
         read_only: f.source !== 'stored' || !!f.def?.readOnly,

@@ -18,13 +18,14 @@ import { stringify as csvStringify } from 'csv-stringify/sync';
 import { badRequest } from '../../src-shared/errors';
 import { PUBLIC_ENTITIES, publicResource, type PublicEntity } from '../../src-shared/public/entities';
 import { parseStandardQuery, StandardQueryError } from '../../src-shared/public/standard-filters';
-import { fieldsOf, type FieldInfo, type ResourceDef } from '../../src-shared/resources/index';
+import { fieldOf, type FieldInfo, type ResourceDef } from '../../src-shared/resources/index';
 import { emptySearch, type SearchRequest } from '../../src-shared/schemas/search';
 import type { ExportFormat, ExportSearch } from '../../src-shared/schemas/transfer';
 import { compileStandardQuery } from '../public/query';
 import { decodeRow, SECRET_MASK } from '../store/codec';
 import { openDatabase } from '../store/db';
-import { checkIdRelationNames, checkRelationNames, columnExpr, compileSearch } from '../store/search';
+import { compileSearchPlan, inlineSlots, pageSqlOf, type Plan as QueryPlan } from '../store/query/plan';
+import { countPlan } from '../store/query/run';
 import { q } from '../store/sql';
 import { Store } from '../store/store';
 import { CancelledError } from './errors';
@@ -127,21 +128,41 @@ function stamp(): string {
   return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 }
 
+/** What an export streams: a query plan (every match unless a page is asked for) and its shape. */
 interface Plan {
   r: ResourceDef;
   shape: 'v2' | 'public';
   entity?: PublicEntity;
+  query: QueryPlan;
   fields: FieldInfo[];
   /** Belongs-to keys selected only to load relations. */
   hidden: FieldInfo[];
+  /** The page in one statement, full-text matches as subqueries. */
   sql: string;
   params: unknown[];
-  countSql: string;
-  countParams: unknown[];
   limit: number | null;
   offset: number;
   load: string[];
   idRels: string[];
+}
+
+function exportPlan(r: ResourceDef, shape: Plan['shape'], entity: PublicEntity | undefined, query: QueryPlan, limit: number | null): Plan {
+  const page = pageSqlOf(r, query);
+  const inlined = inlineSlots(query, page.sql, page.params);
+  return {
+    r,
+    shape,
+    entity,
+    query,
+    fields: query.fields.map((n) => fieldOf(r, n)!),
+    hidden: query.hidden.map((n) => fieldOf(r, n)!),
+    sql: inlined.sql,
+    params: inlined.params,
+    limit,
+    offset: query.offset,
+    load: query.load,
+    idRels: query.idRels,
+  };
 }
 
 function queryRecord(query: string): Record<string, string | string[]> {
@@ -169,29 +190,8 @@ function planExport(spec: ExportSpec): Plan {
       throw e;
     }
     const paged = 'page' in raw || 'per_page' in raw;
-    const c = compileStandardQuery(r, parsed);
-    const load = withRefs(r, entity ? entity.load : [], spec);
-    const fields = fieldsOf(r);
-    const hidden = load
-      .map((n) => r.relations![n]!)
-      .flatMap((rel) => (rel.kind === 'belongsTo' && !fields.some((f) => f.name === rel.fk) ? [fieldsOf(r).find((f) => f.name === rel.fk)!] : []));
-    const cols = [...fields, ...hidden].map((f) => `${columnExpr(r, f)} AS ${q(f.name)}`).join(', ');
-    const from = `FROM ${q(r.table)} t WHERE ${c.where.sql}`;
-    return {
-      r,
-      shape: 'public',
-      entity,
-      fields,
-      hidden,
-      sql: `SELECT ${cols} ${from} ORDER BY ${c.order} LIMIT ? OFFSET ?`,
-      params: [...c.where.params, paged ? c.limit : -1, paged ? c.offset : 0],
-      countSql: `SELECT COUNT(*) AS n ${from}`,
-      countParams: c.where.params,
-      limit: paged ? c.limit : null,
-      offset: paged ? c.offset : 0,
-      load,
-      idRels: [],
-    };
+    const c = compileStandardQuery(r, parsed, withRefs(r, entity ? entity.load : [], spec));
+    return exportPlan(r, 'public', entity, paged ? c : { ...c, limit: -1, offset: 0 }, paged ? c.limit : null);
   }
   const r = kindByName(spec.resource);
   if (!r) throw badRequest(`unknown resource: ${spec.resource}`);
@@ -209,24 +209,7 @@ function planExport(spec: ExportSpec): Plan {
     limit: s.limit ?? -1,
     offset: s.offset ?? 0,
   };
-  const load = checkRelationNames(r, req.relations);
-  const idRels = checkIdRelationNames(r, req._relations ?? []);
-  const needFk = load.map((n) => r.relations![n]!).flatMap((rel) => (rel.kind === 'belongsTo' ? [rel.fk] : []));
-  const c = compileSearch(r, req, needFk);
-  return {
-    r,
-    shape: 'v2',
-    fields: c.fields,
-    hidden: c.hidden,
-    sql: c.page.sql,
-    params: c.page.params,
-    countSql: c.count.sql,
-    countParams: c.count.params,
-    limit: s.limit ?? null,
-    offset: s.offset ?? 0,
-    load,
-    idRels,
-  };
+  return exportPlan(r, 'v2', undefined, compileSearchPlan(r, req), s.limit ?? null);
 }
 
 /**
@@ -263,7 +246,7 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
   try {
     db.unsafeMode(true);
     db.exec('BEGIN');
-    total = (db.prepare(plan.countSql).get(...plan.countParams) as { n: number }).n;
+    total = countPlan(store, plan.query);
     if (needObjects) {
       stmt = db.prepare(plan.sql).raw(true);
     } else {

@@ -12,6 +12,7 @@ import { getResource } from '../../../src-shared/resources/index';
 import { uuidSchema } from '../../../src-shared/schemas/common';
 import { compileStandardQuery } from '../../public/query';
 import type { ApiDeps } from '../deps';
+import { laneOf, sendJson } from '../reads';
 import { errors } from './resources';
 
 export const PUBLIC_URL = '/data/public/api/v1';
@@ -44,7 +45,7 @@ export function registerPublic(app: FastifyInstance, deps: ApiDeps): void {
         querystring: listQuery,
         response: { 200: listAnswer, ...errors(400, 401, 500) },
       },
-      handler: async (req) => {
+      handler: async (req, reply) => {
         let parsed;
         try {
           parsed = parseStandardQuery(req.query as Record<string, string | string[] | undefined>);
@@ -52,15 +53,11 @@ export function registerPublic(app: FastifyInstance, deps: ApiDeps): void {
           if (e instanceof StandardQueryError) throw badRequest(e.message);
           throw e;
         }
-        const store = deps.store();
-        const page = store.withHits((hits) => {
-          const c = compileStandardQuery(r, parsed, hits);
-          return store.page(r, c.where, c.order, c.limit, c.offset, entity.load, hits, false);
-        });
-        const base = frontLinkBase(req);
+        const plan = compileStandardQuery(r, parsed, entity.load);
         const instance = req.headers['x-radar-instance'];
         const suffix = typeof instance === 'string' && /^[0-9a-f-]{36}$/.test(instance) ? `?instance=${instance}` : '';
-        return { objects: page.items.map((o) => ({ ...o, front_link: `${base}/#/${entity.link}/${String(o.id)}${suffix}` })), total: page.total };
+        const link = { prefix: `${frontLinkBase(req)}/#/${entity.link}/`, suffix };
+        return sendJson(reply, await deps.reads().read({ kind: 'page', plan, shape: 'objects', link }, laneOf(req)));
       },
     });
   }

@@ -18,7 +18,9 @@ import {
   metaSchema,
   searchRequestSchema,
 } from '../../../src-shared/schemas/search';
+import { compileSearchPlan } from '../../store/query/plan';
 import type { ApiDeps } from '../deps';
+import { laneOf, sendJson } from '../reads';
 
 export const GENERIC_OPS = [
   'create',
@@ -91,7 +93,7 @@ export function registerResource(app: FastifyInstance, prefix: string, r: Resour
   if (has('search')) {
     z_.post(`${base}/search`, {
       schema: { tags, summary: `Search ${r.title.en.toLowerCase()}`, body: searchRequestSchema, response: { 200: listSchema(record), ...errors(400, 401, 500) } },
-      handler: async (req) => store().search(r, req.body),
+      handler: async (req, reply) => sendJson(reply, await deps.reads().read({ kind: 'page', plan: compileSearchPlan(r, req.body), shape: 'items' }, laneOf(req))),
     });
   }
   if (has('meta')) {

@@ -1,0 +1,153 @@
+// compile(request) -> plan, with no side effects: a plan is plain data (SQL text from registry
+// identifiers, bound values, the full-text matches to materialise, the fields and relations of
+// the answer), so it can be cached, compared, and run on any connection to the database, in
+// this thread or a reader's. run.ts executes plans.
+import { publicEntity, publicResource } from '../../../src-shared/public/entities';
+import { fieldOf, fieldsOf, getResource, type RelationDef, type ResourceDef } from '../../../src-shared/resources/index';
+import type { SearchRequest } from '../../../src-shared/schemas/search';
+import { countSql, idsSql, pageSql, searchParts, type OrderKey, type SqlContext } from '../search';
+import { q } from '../sql';
+import type { Sql } from './operators';
+
+export type { OrderKey };
+
+/** A full-text match the plan needs: its rows are materialised once per run. */
+export interface FtsSlot {
+  table: string;
+  match: string;
+}
+
+export interface Plan {
+  /** Registry name, or `public:<path>` for a public list. */
+  resource: string;
+  /** Full-text matches named in `where` as {{fts:N}}. */
+  fts: FtsSlot[];
+  /** A WITH prefix (tree widening), or ''. */
+  cte: string;
+  where: Sql;
+  order: OrderKey[];
+  /** -1: every match. */
+  limit: number;
+  offset: number;
+  /** Fields of the answer, in answer order. */
+  fields: string[];
+  /** Belongs-to keys read only to load relations (not in the answer). */
+  hidden: string[];
+  /** Relations loaded into each record. */
+  load: string[];
+  /** Relations whose ids go in `_relations`. */
+  idRels: string[];
+  /** Whether related records carry their computed fields (the public API's do not). */
+  relatedComputed: boolean;
+}
+
+/** The resource a plan reads: a registry resource or a public list's view of one. */
+export function planResource(name: string): ResourceDef {
+  if (name.startsWith('public:')) {
+    const e = publicEntity(name.slice('public:'.length));
+    if (e) return publicResource(e);
+  }
+  return getResource(name);
+}
+
+/** Records full-text matches as numbered slots instead of touching the database. */
+export class SlotContext implements SqlContext {
+  readonly slots: FtsSlot[] = [];
+
+  fts(table: string, match: string): Sql {
+    const i = this.slots.push({ table, match }) - 1;
+    return { sql: `{{fts:${i}}}`, params: [] };
+  }
+}
+
+const SLOT = /\{\{fts:(\d+)\}\}/g;
+
+/** The plan's SQL with each full-text slot replaced by the given condition text. */
+export const fillSlots = (sql: string, slotSql: (i: number) => string): string => sql.replace(SLOT, (_m, i: string) => slotSql(Number(i)));
+
+/** Slots as subqueries (for callers that run the SQL as one statement, e.g. exports). */
+export function inlineSlots(plan: Plan, sql: string, params: readonly unknown[]): Sql {
+  // Slot conditions carry their own parameter, which must be bound where the slot stands.
+  const out: unknown[] = [];
+  let p = 0;
+  const parts = sql.split(/(\{\{fts:\d+\}\}|\?)/);
+  const text = parts
+    .map((part) => {
+      if (part === '?') {
+        out.push(params[p++]);
+        return part;
+      }
+      const m = /^\{\{fts:(\d+)\}\}$/.exec(part);
+      if (!m) return part;
+      const slot = plan.fts[Number(m[1])]!;
+      out.push(slot.match);
+      return `t._rid IN (SELECT rowid FROM ${q(slot.table)} WHERE ${q(slot.table)} MATCH ?)`;
+    })
+    .join('');
+  return { sql: text, params: out };
+}
+
+/** The COUNT of a plan's matches (slots unresolved). */
+export const countSqlOf = (r: ResourceDef, plan: Plan): Sql => countSql(r, plan);
+
+/** The page's row ids, in order (slots unresolved). */
+export const idsSqlOf = (r: ResourceDef, plan: Plan): Sql => idsSql(r, plan, plan.limit, plan.offset);
+
+/** Every selected column of the page in one statement (slots unresolved): for streaming. */
+export const pageSqlOf = (r: ResourceDef, plan: Plan): Sql =>
+  pageSql(
+    r,
+    plan,
+    [...plan.fields, ...plan.hidden].map((n) => fieldOf(r, n)!),
+    plan.limit,
+    plan.offset,
+  );
+
+/** Identifies the matched set: plans with equal keys have equal totals on the same data. */
+export const matchKey = (plan: Plan): string => JSON.stringify([plan.resource, plan.cte, plan.where.sql, plan.where.params, plan.fts]);
+
+const belongsToKeys = (r: ResourceDef, names: readonly string[]): string[] =>
+  names
+    .map((n) => r.relations![n]!)
+    .filter((rel): rel is Extract<RelationDef, { kind: 'belongsTo' }> => rel.kind === 'belongsTo')
+    .map((rel) => rel.fk);
+
+/** A v2 search request (already validated by its schema) as a plan; 400 for a bad field or value. */
+export function compileSearchPlan(r: ResourceDef, req: SearchRequest): Plan {
+  const slots = new SlotContext();
+  const p = searchParts(r, req, slots);
+  return {
+    resource: r.name,
+    fts: slots.slots,
+    cte: p.cte,
+    where: p.where,
+    order: p.order,
+    limit: req.limit,
+    offset: req.offset,
+    fields: p.fields.map((f) => f.name),
+    hidden: p.hidden.map((f) => f.name),
+    load: p.load,
+    idRels: p.idRels,
+    relatedComputed: true,
+  };
+}
+
+/** A plan over a condition compiled elsewhere (the public standard filters): every field. */
+export function listPlan(r: ResourceDef, o: { fts: FtsSlot[]; where: Sql; order: OrderKey[]; limit: number; offset: number; load: readonly string[]; relatedComputed: boolean }): Plan {
+  const fields = fieldsOf(r);
+  return {
+    resource: r.name,
+    fts: o.fts,
+    cte: '',
+    where: o.where,
+    order: o.order,
+    limit: o.limit,
+    offset: o.offset,
+    fields: fields.map((f) => f.name),
+    hidden: belongsToKeys(r, o.load).filter((n) => !fields.some((f) => f.name === n)),
+    load: [...o.load],
+    idRels: [],
+    relatedComputed: o.relatedComputed,
+  };
+}
+

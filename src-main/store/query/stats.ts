@@ -1,0 +1,178 @@
+// Incident counts by status, by risk band and over time for a plan's matches (the console's
+// chips and charts). With no condition, or only a creation-time range, they come from the kept
+// per-day counts (aggregates.ts) plus the rows of the range's first and last day, read through
+// the created_at index; any other condition groups its matches. Either way the answer is kept
+// while the data has not changed.
+import type { StandardQuery } from '../../../src-shared/public/standard-filters';
+import { INCIDENT_STATUSES, RISK_BANDS, riskBandSql } from '../../../src-shared/resources/fields';
+import { normalizeTs } from '../../../src-shared/time';
+import { DAY_COUNTS } from '../aggregates';
+import { VersionedCache } from '../data-version';
+import type { Store } from '../store';
+import { matchKey, type Plan } from './plan';
+import { materialise } from './run';
+
+export type StatBucket = 'day' | 'week' | 'month';
+
+export interface IncidentStats {
+  total: number;
+  bucket: StatBucket;
+  by_status: { status: string; count: number }[];
+  by_risk: { risk: string; count: number }[];
+  over_time: { bucket: string; status: string; risk: string; count: number }[];
+}
+
+interface DayCount {
+  day: string;
+  status: string;
+  risk: string;
+  n: number;
+}
+
+/** Exclusive bounds on created_at, normalised to the stored form. */
+export interface CreatedRange {
+  after?: string;
+  before?: string;
+}
+
+/** `auto` picks days for spans up to this many days, weeks up to AUTO_WEEK_DAYS, else months. */
+const AUTO_DAY_DAYS = 62;
+const AUTO_WEEK_DAYS = 366;
+
+const RISK_SQL = riskBandSql('t.risklevel');
+const DAY_ROWS = `SELECT substr(t.created_at, 1, 10) AS day, t.status AS status, ${RISK_SQL} AS risk, COUNT(*) AS n FROM service_asset_findings t`;
+/** Above every character a stored timestamp holds: the end of a day's range of timestamps. */
+const DAY_END = '\u{10FFFF}';
+
+/**
+ * The creation-time range when a query has no other condition (only `created_at` gt / lt, no
+ * search); undefined otherwise. Values are checked by the compiler first.
+ */
+export function createdRange(q: StandardQuery): CreatedRange | undefined {
+  if (q.search !== '') return undefined;
+  const range: CreatedRange = {};
+  for (const f of q.filters) {
+    if (f.field !== 'created_at' || (f.op !== 'gt' && f.op !== 'lt')) return undefined;
+    const ts = normalizeTs(f.values[0] ?? '');
+    if (ts === null) return undefined;
+    if (f.op === 'gt') range.after = range.after === undefined || ts > range.after ? ts : range.after;
+    else range.before = range.before === undefined || ts < range.before ? ts : range.before;
+  }
+  return range;
+}
+
+function daysOfRange(store: Store, range: CreatedRange): DayCount[] {
+  const { after, before } = range;
+  const first = after?.slice(0, 10);
+  const last = before?.slice(0, 10);
+  const edge = (cond: string, params: unknown[]) => store.all<DayCount>(`${DAY_ROWS} WHERE ${cond} GROUP BY 1, 2, 3`, params);
+  if (after !== undefined && before !== undefined && before <= after) return [];
+  if (first !== undefined && first === last) return edge('t.created_at > ? AND t.created_at < ?', [after, before]);
+  const full: string[] = ['n > 0'];
+  const params: string[] = [];
+  if (first !== undefined) {
+    full.push('day > ?');
+    params.push(first);
+  }
+  if (last !== undefined) {
+    full.push('day < ?');
+    params.push(last);
+  }
+  const out = store.all<DayCount>(`SELECT day, status, risk, n FROM ${DAY_COUNTS} WHERE ${full.join(' AND ')}`, params);
+  if (after !== undefined) out.push(...edge('t.created_at > ? AND t.created_at < ? AND substr(t.created_at, 1, 10) = ?', [after, first! + DAY_END, first]));
+  if (before !== undefined) out.push(...edge('t.created_at >= ? AND t.created_at < ?', [last, before]));
+  return out;
+}
+
+function daysOfMatches(store: Store, plan: Plan): DayCount[] {
+  return store.withHits((hits) => {
+    const { fill } = materialise(hits, plan);
+    return store.all<DayCount>(fill(`${plan.cte}${DAY_ROWS} WHERE ${plan.where.sql} GROUP BY 1, 2, 3`), plan.where.params);
+  });
+}
+
+function autoBucket(first: string | undefined, last: string | undefined): StatBucket {
+  if (!first || !last) return 'day';
+  const days = (Date.parse(last.slice(0, 10)) - Date.parse(first.slice(0, 10))) / 86_400_000;
+  if (days <= AUTO_DAY_DAYS) return 'day';
+  if (days <= AUTO_WEEK_DAYS) return 'week';
+  return 'month';
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The first day of the bucket holding `day`: weeks start on Monday (ISO 8601). */
+export function bucketStart(day: string, bucket: StatBucket): string {
+  if (bucket === 'day' || !DAY.test(day)) return day;
+  if (bucket === 'month') return `${day.slice(0, 7)}-01`;
+  const d = Date.parse(`${day}T00:00:00Z`);
+  if (Number.isNaN(d)) return day;
+  const back = (new Date(d).getUTCDay() + 6) % 7;
+  return new Date(d - back * 86_400_000).toISOString().slice(0, 10);
+}
+
+const rank = <T extends string>(list: readonly T[], v: string): number => {
+  const i = (list as readonly string[]).indexOf(v);
+  return i < 0 ? list.length : i;
+};
+
+const binary = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function summarise(days: DayCount[], requested: StatBucket | 'auto'): IncidentStats {
+  let first: string | undefined;
+  let last: string | undefined;
+  for (const d of days) {
+    if (first === undefined || d.day < first) first = d.day;
+    if (last === undefined || d.day > last) last = d.day;
+  }
+  const bucket = requested === 'auto' ? autoBucket(first, last) : requested;
+  const cube = new Map<string, { bucket: string; status: string; risk: string; count: number }>();
+  const byStatus = new Map<string, number>();
+  const byRisk = new Map<string, number>();
+  let total = 0;
+  for (const d of days) {
+    const b = bucketStart(d.day, bucket);
+    const k = `${b}\u0000${d.status}\u0000${d.risk}`;
+    const cell = cube.get(k);
+    if (cell) cell.count += d.n;
+    else cube.set(k, { bucket: b, status: d.status, risk: d.risk, count: d.n });
+    total += d.n;
+    byStatus.set(d.status, (byStatus.get(d.status) ?? 0) + d.n);
+    byRisk.set(d.risk, (byRisk.get(d.risk) ?? 0) + d.n);
+  }
+  return {
+    total,
+    bucket,
+    by_status: [...byStatus]
+      .map(([status, count]) => ({ status, count }))
+      .sort((a, b) => rank(INCIDENT_STATUSES, a.status) - rank(INCIDENT_STATUSES, b.status) || a.status.localeCompare(b.status)),
+    by_risk: [...byRisk]
+      .map(([risk, count]) => ({ risk, count }))
+      .sort((a, b) => rank(RISK_BANDS, a.risk) - rank(RISK_BANDS, b.risk) || a.risk.localeCompare(b.risk)),
+    over_time: [...cube.values()].sort((a, b) => binary(a.bucket, b.bucket) || binary(a.status, b.status) || binary(a.risk, b.risk)),
+  };
+}
+
+const kept = new WeakMap<Store, VersionedCache<IncidentStats>>();
+
+/**
+ * The aggregates of a plan over incidents (its condition only: order and page are ignored);
+ * `range` when the condition is a creation-time range alone (see createdRange); `version` the
+ * data version read (before a read transaction began).
+ */
+export function incidentStats(
+  store: Store,
+  plan: Plan,
+  requested: StatBucket | 'auto',
+  range: CreatedRange | undefined,
+  version: string | null = store.version(),
+): IncidentStats {
+  let cache = kept.get(store);
+  if (!cache) kept.set(store, (cache = new VersionedCache<IncidentStats>(64)));
+  const key = JSON.stringify([matchKey(plan), requested, range ?? null]);
+  const hit = cache.get(key, version);
+  if (hit) return hit;
+  const stats = summarise(range ? daysOfRange(store, range) : daysOfMatches(store, plan), requested);
+  cache.set(key, version, stats);
+  return stats;
+}

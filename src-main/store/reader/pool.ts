@@ -1,0 +1,195 @@
+// Reads off the server's thread: a small pool of reader threads (reader.ts), started when the
+// first read needs one and grown to `size` while reads wait, so a long count or full-text match
+// never holds up other clients' requests, writes or the tiny routes. Waiting reads queue in
+// two lanes, the console's (requests a browser makes) and every other client's, served in
+// turn: a script hammering the API cannot starve the console. Identical reads in flight on the
+// same data share one run. Readers above the first are stopped after a while without work.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Store } from '../store';
+import { executeRead, fromFailure, type ReadTask } from './execute';
+import type { ReaderAnswer, ReaderRequest } from './reader';
+
+export type Lane = 'console' | 'api';
+
+export interface ReaderPoolOptions {
+  /** Most reader threads (0: every read runs on the caller's thread). */
+  size: number;
+  /** SQLite page cache of each reader's connection, KiB. */
+  cacheKiB?: number;
+  /** A reader beyond the first stops after this long without work (ms). */
+  idleMs?: number;
+}
+
+interface Job {
+  db: string;
+  task: ReadTask;
+  /** Reads of the same matches go to the same reader when it is free (its kept totals and noted rows). */
+  affinity: number;
+  resolve: (body: Buffer) => void;
+  reject: (e: Error) => void;
+}
+
+interface Reader {
+  worker: Worker;
+  job: Job | null;
+  idle: NodeJS.Timeout | null;
+}
+
+/** Where the reader thread's code is: beside the bundle when built, the source under tsx. */
+function readerEntry(): { file: string; eval: boolean } {
+  if (__filename.endsWith('.ts')) {
+    const source = path.join(__dirname, 'reader.ts');
+    return { file: `require('tsx/cjs'); require(${JSON.stringify(source)});`, eval: true };
+  }
+  for (const f of [path.join(__dirname, 'reader.js'), path.join(__dirname, '..', 'reader.js')]) {
+    if (fs.existsSync(f)) return { file: f, eval: false };
+  }
+  throw new Error('the reader thread (reader.js) is missing from the build');
+}
+
+export class ReaderPool {
+  private readonly readers: Reader[] = [];
+  private readonly lanes: Record<Lane, Job[]> = { console: [], api: [] };
+  private turn: Lane = 'console';
+  private readonly inflight = new Map<string, Promise<Buffer>>();
+  private seq = 0;
+  private closed = false;
+
+  constructor(private readonly o: ReaderPoolOptions) {}
+
+  get size(): number {
+    return this.o.size;
+  }
+
+  /** Reader threads running now. */
+  get running(): number {
+    return this.readers.length;
+  }
+
+  /**
+   * The answer of a read on the database file `db`. `version` is the data version the caller
+   * sees (null: unknown), so that only reads of the same data share a run.
+   */
+  read(db: string, task: ReadTask, version: string | null, lane: Lane): Promise<Buffer> {
+    if (this.closed) return Promise.reject(new Error('the server is closing'));
+    const key = version === null ? null : JSON.stringify([db, version, task]);
+    const shared = key === null ? undefined : this.inflight.get(key);
+    if (shared) return shared;
+    const p = new Promise<Buffer>((resolve, reject) => {
+      this.lanes[lane].push({ db, task, affinity: affinityOf(db, task), resolve, reject });
+      this.pump();
+    });
+    if (key !== null) {
+      this.inflight.set(key, p);
+      const done = () => this.inflight.delete(key);
+      p.then(done, done);
+    }
+    return p;
+  }
+
+  /** Starts one reader now, so the first read does not wait for its start-up. */
+  warm(): void {
+    if (!this.closed && this.o.size > 0 && this.readers.length === 0) this.spawn();
+  }
+
+  private next(): Job | undefined {
+    const other: Lane = this.turn === 'console' ? 'api' : 'console';
+    const lane = this.lanes[this.turn].length ? this.turn : other;
+    this.turn = lane === 'console' ? 'api' : 'console';
+    return this.lanes[lane].shift();
+  }
+
+  private pump(): void {
+    while (this.lanes.console.length || this.lanes.api.length) {
+      const idle = this.readers.filter((x) => !x.job);
+      if (!idle.length && this.readers.length >= this.o.size) return;
+      const job = this.next()!;
+      const preferred = this.readers[job.affinity % this.o.size];
+      const r = preferred && !preferred.job ? preferred : (idle[0] ?? this.spawn());
+      this.start(r, job);
+    }
+  }
+
+  private spawn(): Reader {
+    const entry = readerEntry();
+    const worker = new Worker(entry.file, { eval: entry.eval, workerData: { cacheKiB: this.o.cacheKiB } });
+    worker.unref();
+    const r: Reader = { worker, job: null, idle: null };
+    worker.on('message', (a: ReaderAnswer) => {
+      const job = r.job;
+      r.job = null;
+      if (job) {
+        if ('body' in a) job.resolve(Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength));
+        else job.reject(fromFailure(a.failure));
+      }
+      this.rest(r);
+      this.pump();
+    });
+    const gone = (e: Error) => {
+      const i = this.readers.indexOf(r);
+      if (i >= 0) this.readers.splice(i, 1);
+      if (r.idle) clearTimeout(r.idle);
+      r.job?.reject(e);
+      r.job = null;
+      if (!this.closed) this.pump();
+    };
+    worker.on('error', gone);
+    worker.on('exit', (code) => gone(new Error(`a reader thread stopped (exit code ${code})`)));
+    this.readers.push(r);
+    return r;
+  }
+
+  private start(r: Reader, job: Job): void {
+    if (r.idle) clearTimeout(r.idle);
+    r.idle = null;
+    r.job = job;
+    const req: ReaderRequest = { id: ++this.seq, db: job.db, task: job.task };
+    r.worker.postMessage(req);
+  }
+
+  /** A reader without work: the first stays, the others stop after idleMs. */
+  private rest(r: Reader): void {
+    if (this.readers[0] === r) return;
+    r.idle = setTimeout(() => {
+      if (!r.job) void r.worker.terminate();
+    }, this.o.idleMs ?? 30_000);
+    r.idle.unref();
+  }
+
+  /** Closes every reader's connection to `db` (a local instance closed or removed). */
+  forget(db: string): void {
+    for (const r of this.readers) r.worker.postMessage({ forget: db });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const e = new Error('the server is closing');
+    for (const lane of [this.lanes.console, this.lanes.api]) for (const job of lane.splice(0)) job.reject(e);
+    await Promise.all(this.readers.map((r) => r.worker.terminate()));
+    this.readers.length = 0;
+  }
+}
+
+/** A small hash of the database and the matched set (resource, condition, full-text matches). */
+function affinityOf(db: string, task: ReadTask): number {
+  const p = task.plan;
+  const text = `${db}|${p.resource}|${p.cte}|${p.where.sql}|${JSON.stringify(p.where.params)}|${JSON.stringify(p.fts)}`;
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+/** How a server's routes read one database: through the pool, or on this thread. */
+export interface Reads {
+  read(task: ReadTask, lane: Lane): Promise<Buffer | string>;
+}
+
+/** Reads of `store`'s database: in-memory databases and a pool of size 0 run here. */
+export function readsFor(store: Store, pool: ReaderPool | null): Reads {
+  const file = store.db.name;
+  const here = !pool || pool.size === 0 || store.db.memory || !file || file === ':memory:';
+  if (here) return { read: async (task) => executeRead(store, task) };
+  return { read: (task, lane) => pool.read(file, task, store.version(), lane) };
+}

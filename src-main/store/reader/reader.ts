@@ -1,0 +1,56 @@
+// A reader thread: read-only connections (one per database file, opened on first use) that
+// run read tasks off the server's thread, each in one read transaction (a consistent snapshot:
+// page, total and relations agree), and send back the answer's UTF-8 bytes (transferred, not
+// copied). WAL lets any number of these read while the server's connection writes.
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from '../db';
+import { Store } from '../store';
+import { executeRead, toFailure, type ReadTask } from './execute';
+
+export interface ReaderRequest {
+  id: number;
+  db: string;
+  task: ReadTask;
+}
+
+export type ReaderAnswer = { id: number; body: Uint8Array } | { id: number; failure: ReturnType<typeof toFailure> };
+
+const stores = new Map<string, Store>();
+const encoder = new TextEncoder();
+const cacheKiB = (workerData as { cacheKiB?: number } | undefined)?.cacheKiB;
+
+function storeFor(file: string): Store {
+  let store = stores.get(file);
+  if (!store) {
+    const { db } = openDatabase(file, { readonly: true, create: false, cacheKiB });
+    stores.set(file, (store = new Store(db)));
+  }
+  return store;
+}
+
+function answer(req: ReaderRequest): ReaderAnswer {
+  try {
+    const store = storeFor(req.db);
+    const version = store.version();
+    store.db.exec('BEGIN');
+    try {
+      const body = encoder.encode(executeRead(store, req.task, version));
+      return { id: req.id, body };
+    } finally {
+      store.db.exec('COMMIT');
+    }
+  } catch (e) {
+    return { id: req.id, failure: toFailure(e) };
+  }
+}
+
+parentPort!.on('message', (req: ReaderRequest | { forget: string }) => {
+  if ('forget' in req) {
+    stores.get(req.forget)?.db.close();
+    stores.delete(req.forget);
+    return;
+  }
+  const a = answer(req);
+  if ('body' in a) parentPort!.postMessage(a, [a.body.buffer as ArrayBuffer]);
+  else parentPort!.postMessage(a);
+});

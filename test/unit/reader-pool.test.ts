@@ -1,0 +1,121 @@
+// Reads off the server's thread: reader threads answer exactly what the same read answers
+// here, a long read holds up neither this thread nor the other lane, identical reads in flight
+// run once, failures come back as errors, and a read after a write sees the write.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getResource } from '../../src-shared/resources/index';
+import { emptySearch } from '../../src-shared/schemas/search';
+import { openDatabase, type Db } from '../../src-main/store/db';
+import { compileSearchPlan, type Plan } from '../../src-main/store/query/plan';
+import { executeRead, type ReadTask } from '../../src-main/store/reader/execute';
+import { ReaderPool } from '../../src-main/store/reader/pool';
+import { seedDemo } from '../../src-main/store/seed';
+import { Store } from '../../src-main/store/store';
+
+const I = getResource('service_asset_findings');
+let dir: string;
+let file: string;
+let db: Db;
+let store: Store;
+let pool: ReaderPool;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-readers-'));
+  file = path.join(dir, 'db.sqlite');
+  db = openDatabase(file).db;
+  store = new Store(db);
+  seedDemo(store);
+  pool = new ReaderPool({ size: 2, cacheKiB: 2048, idleMs: 60_000 });
+});
+
+afterAll(async () => {
+  await pool.close();
+  db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const page = (over: Partial<ReturnType<typeof emptySearch>> = {}): ReadTask => ({ kind: 'page', plan: compileSearchPlan(I, { ...emptySearch(20, 0), ...over }), shape: 'items' });
+
+/** A plan whose condition keeps SQLite busy for a while (a counting recursive CTE per row). */
+function slow(rows: number): ReadTask {
+  const base = compileSearchPlan(I, emptySearch(1, 0));
+  const plan: Plan = { ...base, where: { sql: `(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${rows}) SELECT COUNT(*) FROM c) > 0 AND t._rid = 1`, params: [] } };
+  return { kind: 'page', plan, shape: 'items' };
+}
+
+describe('reader pool', () => {
+  it('answers the same bytes as the read run on this thread', async () => {
+    for (const task of [
+      page(),
+      page({ filters: [{ field: 'status', filter_type: 'equal', value: 'new' }], ordering: [{ field: 'risklevel', direction: 'desc' }], relations: ['service_asset'], _relations: ['occurrences'] }),
+      page({ virtual_search: { value: 'сервер', strict: false }, offset: 3 }),
+    ]) {
+      const viaPool = await pool.read(file, task, store.version(), 'api');
+      expect(viaPool.toString('utf8')).toBe(executeRead(store, task));
+    }
+    expect(pool.running).toBeGreaterThanOrEqual(1);
+  });
+
+  it('keeps this thread free and serves the other lane while a long read runs', async () => {
+    const events: string[] = [];
+    const long = pool.read(file, slow(3_000_000), null, 'api').then(() => events.push('long read answered'));
+    // This thread is not blocked: a timer fires, and a quick read answers, before the long read.
+    await new Promise<void>((resolve) => setTimeout(() => resolve(void events.push('timer fired')), 10));
+    const quick = await pool.read(file, page({ limit: 1 }), null, 'console');
+    events.push('quick read answered');
+    await long;
+    expect(events).toEqual(['timer fired', 'quick read answered', 'long read answered']);
+    expect(JSON.parse(quick.toString()).items).toHaveLength(1);
+  });
+
+  it('takes the two lanes in turn when every reader is busy', async () => {
+    const one = new ReaderPool({ size: 1 });
+    try {
+      const order: string[] = [];
+      const note = (name: string) => (b: Buffer) => {
+        order.push(name);
+        return b;
+      };
+      const first = one.read(file, slow(300_000), null, 'api').then(note('api-0'));
+      const api = [1, 2, 3].map((i) => one.read(file, slow(200_000 + i), null, 'api').then(note(`api-${i}`)));
+      const consoleRead = one.read(file, page({ limit: 2 }), null, 'console').then(note('console'));
+      await Promise.all([first, ...api, consoleRead]);
+      expect(order.indexOf('console')).toBeLessThanOrEqual(1);
+    } finally {
+      await one.close();
+    }
+  });
+
+  it('runs identical reads in flight on the same data once', async () => {
+    const v = store.version();
+    const a = pool.read(file, page({ offset: 5 }), v, 'api');
+    const b = pool.read(file, page({ offset: 5 }), v, 'console');
+    expect(b).toBe(a);
+    const c = pool.read(file, page({ offset: 6 }), v, 'api');
+    expect(c).not.toBe(a);
+    await Promise.all([a, c]);
+    // Not shared once answered, nor across data versions.
+    expect(pool.read(file, page({ offset: 5 }), v, 'api')).not.toBe(a);
+  });
+
+  it('answers a failure in a reader as an error of the read, and goes on reading', async () => {
+    const bad: ReadTask = { ...page(), plan: { ...page().plan, resource: 'public:nothing' } };
+    await expect(pool.read(file, bad, null, 'api')).rejects.toThrow(/unknown resource/);
+    const missing = path.join(dir, 'missing.sqlite');
+    await expect(pool.read(missing, page(), null, 'api')).rejects.toThrow(/does not exist/);
+    const stats: ReadTask = { kind: 'stats', plan: page().plan, bucket: 'day', range: undefined };
+    const ok = await pool.read(file, stats, null, 'api');
+    expect(JSON.parse(ok.toString())).toHaveProperty('total');
+  });
+
+  it('sees a write made just before the read, and a new total after it', async () => {
+    const task = page({ limit: 1, filters: [{ field: 'status', filter_type: 'equal', value: 'risk_accepted' }] });
+    const before = JSON.parse((await pool.read(file, task, store.version(), 'api')).toString()) as { total: number };
+    const id = (db.prepare(`SELECT id FROM service_asset_findings WHERE status = 'new' LIMIT 1`).get() as { id: string }).id;
+    store.update(I, { id, status: 'risk_accepted' });
+    const after = JSON.parse((await pool.read(file, task, store.version(), 'api')).toString()) as { total: number };
+    expect(after.total).toBe(before.total + 1);
+  });
+});
