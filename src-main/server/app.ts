@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { InstanceManager } from '../instances/manager';
 import { registerConsole } from './routes/console';
+import { registerSync } from './routes/sync';
 import { registerTransfer } from './routes/transfer';
 import { registerApi, rewriteAliases } from './api';
 import { createBaseApp } from './base';
@@ -30,6 +31,7 @@ export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstan
   registerApi(app, opts.deps);
   if (opts.manager) registerConsole(app, opts.manager);
   if (opts.manager) registerTransfer(app, { deps: opts.deps, manager: opts.manager });
+  if (opts.manager) registerSync(app, { deps: opts.deps, manager: opts.manager });
   const rendererDir = findRendererDir(opts.rendererDir);
   registerReference(app, rendererDir);
   await registerStatic(app, rendererDir);

@@ -164,6 +164,7 @@ export const snapshotSummarySchema = z
     pages: z.number().int(),
     counts: z.record(z.string(), z.number().int()).describe('records per resource in the snapshot'),
     status_changes: z.string().describe('copied, or why they could not be'),
+    related: z.record(z.string(), z.string()).optional().describe('custom_fields, messages, custom_field_values: copied, or why they could not be'),
     cleared_references: z.record(z.string(), z.number().int()),
     ignored_fields: z.record(z.string(), z.number().int()),
     ms: z.number(),

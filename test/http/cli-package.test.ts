@@ -141,9 +141,17 @@ describe('the packed package', () => {
       const page = await fetch(`${ready.main}/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<div id="root">');
-      const api = run(path.join(app, 'node_modules/.bin/radar-console'), ['api', '/tenancy/instance/list', '--db', db]);
+      const bin = path.join(app, 'node_modules/.bin/radar-console');
+      const api = run(bin, ['api', '/tenancy/instance/list', '--db', db]);
       expect(api.code, api.stderr).toBe(0);
       expect(JSON.parse(api.stdout)[0]).toMatchObject({ name: 'Main', url: ready.main });
+      // export and import (the import runs on a worker thread: its code must be in the package)
+      const file = path.join(app, 'new.ndjson');
+      const exported = run(bin, ['export', '--db', db, '--resource', 'incidents', '--query', 'status=in,new', '--with-references', '--format', 'ndjson', '--out', file]);
+      expect(exported.code, exported.stderr).toBe(0);
+      const imported = run(bin, ['import', '--db', path.join(app, 'review.sqlite'), file]);
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(JSON.parse(imported.stdout).resources.service_asset_findings.inserted).toBeGreaterThan(0);
       // A script of the installing project imports the typed client, as the README shows.
       fs.writeFileSync(
         path.join(app, 'use-client.mjs'),

@@ -277,6 +277,8 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
   serve(app, ops.snapshot, async (req, reply) => {
       const b = req.body;
       let remote: { url: string; apiKey: string; remoteInstanceId?: string | null; caFile?: string | null; pinnedSha256?: string | null; timeoutMs?: number };
+      // The snapshot remembers where the origin's key is: the catalog's entry, or its own key store.
+      let key: { store: string; id: string } | undefined;
       if (b.instance) {
         const info = findInstance(b.instance);
         if (info.kind !== 'remote') throw badRequest(`${info.name} is not a remote instance`);
@@ -284,6 +286,7 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
         const apiKey = o.manager.catalog.vault.get(row.id);
         if (!apiKey) throw badRequest(`instance ${row.name} has no API key`);
         remote = { url: row.url!, apiKey, remoteInstanceId: row.remote_instance_id, caFile: row.ca_file, pinnedSha256: row.pinned_sha256, ...(row.timeout_ms ? { timeoutMs: Math.max(row.timeout_ms, 30_000) } : {}) };
+        key = { store: o.manager.catalog.vault.file, id: row.id };
       } else {
         if (b.ca_file && !fs.existsSync(b.ca_file)) throw badRequest(`ca_file ${b.ca_file} does not exist`);
         remote = { url: b.url!.replace(/\/+$/, ''), apiKey: b.api_key!, remoteInstanceId: b.remote_instance_id, caFile: b.ca_file, pinnedSha256: b.pinned_sha256 };
@@ -306,6 +309,8 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
           remote,
           target,
           perPage: b.per_page,
+          key,
+          cipher: o.manager.catalog.vault.cipher,
           signal: ctx.signal,
           onProgress: (p) => ctx.progress({ phase: p.phase, records: p.records, file: checkpointFileOf(target), fraction: p.total ? p.records / p.total : null }),
         });
