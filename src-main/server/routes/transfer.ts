@@ -17,7 +17,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ApiError, badRequest, conflict, notFound } from '../../../src-shared/errors';
+import { ApiError, badRequest, conflict, ERR, notFound } from '../../../src-shared/errors';
 import {
   exportQuerySchema,
   exportRequestSchema,
@@ -105,7 +105,9 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
     await job.done;
     const v = job.view();
     if (v.state === 'done') return reply.code(200).send(v);
-    return sendError(reply, job.failureStatus(), v.error?.message ?? v.state);
+    // A failure of the server itself is a bare 500 here; the job's own view keeps the detail.
+    const status = job.failureStatus();
+    return sendError(reply, status, status >= 500 && status !== 503 ? ERR.internal : (v.error?.message ?? v.state));
   };
 
   // ------------------------------------------------------------------------------ import
