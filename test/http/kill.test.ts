@@ -43,6 +43,10 @@ function freshCopy(): string {
   return file;
 }
 
+function removeCopy(file: string): void {
+  for (const f of fs.readdirSync(dir)) if (f.startsWith(path.basename(file))) fs.rmSync(path.join(dir, f), { force: true });
+}
+
 async function start(db: string): Promise<ServeProcess> {
   return serve(['--db', db, '--port', '0', '--routing-port', '0', '--seed', 'none', '--api-key', KEY]);
 }
@@ -130,6 +134,7 @@ describe('kill -9 during an import', () => {
       expect(found.status).toBe(200);
       expect(found.body.total).toBe(imported ? 11 : 0);
       await again.stop();
+      removeCopy(file);
     }
   }, 600_000 + RUNS * 60_000);
 });
@@ -202,6 +207,7 @@ describe('kill -9 during mass operations', () => {
         }
       }
       db.close();
+      removeCopy(file);
     }
   }, 600_000 + RUNS * 60_000);
 });
