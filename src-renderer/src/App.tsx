@@ -26,6 +26,8 @@ import { PublicBuilder } from './views/builders/PublicBuilder';
 import { SearchBuilder } from './views/builders/SearchBuilder';
 import { AssignDialog } from './views/incidents/AssignDialog';
 import { RiskDialog, StatusDialog } from './views/incidents/ChangeDialogs';
+import { ChangesView } from './views/changes/ChangesView';
+import { ChangesNavLink } from './views/changes/marks';
 import { IncidentsView } from './views/incidents/IncidentsView';
 import { ViewsDialog } from './views/incidents/ViewsDialog';
 import { NotFound } from './views/NotFound';
@@ -69,6 +71,7 @@ function Nav({ route }: { route: Route }) {
           {i.label}
         </a>
       ))}
+      <ChangesNavLink on={route.view === 'changes'} />
     </nav>
   );
 }
@@ -108,6 +111,8 @@ function Main({ route }: { route: Route }) {
       return <SearchBuilder />;
     case 'public':
       return <PublicBuilder />;
+    case 'changes':
+      return <ChangesView />;
     case 'notFound':
       return <NotFound path={route.path} />;
   }

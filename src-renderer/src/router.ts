@@ -11,6 +11,7 @@ export type Route =
   | { view: 'record'; resource: string; id: string; instance?: string }
   | { view: 'search' }
   | { view: 'public' }
+  | { view: 'changes' }
   | { view: 'notFound'; path: string };
 
 /** front_link paths of the public API and the resources they name. */
@@ -58,6 +59,8 @@ export function parseRoute(hash: string): Route {
       return a ? notFound : { view: 'search' };
     case 'public':
       return a ? notFound : { view: 'public' };
+    case 'changes':
+      return a ? notFound : { view: 'changes' };
     default:
       return notFound;
   }
@@ -82,6 +85,8 @@ export function hrefOf(r: Route): string {
       return '#/search';
     case 'public':
       return '#/public';
+    case 'changes':
+      return '#/changes';
     case 'notFound':
       return r.path;
   }

@@ -51,6 +51,7 @@ export const APP_ACTIONS: readonly Action[] = [
   { id: 'go.resources', label: 'actions.goResources', group: 'go', keys: ['Alt+2'], global: true, predicate: signedIn, perform: go({ view: 'resources' }) },
   { id: 'go.search', label: 'actions.goSearch', group: 'go', keys: ['Alt+3'], global: true, predicate: signedIn, perform: go({ view: 'search' }) },
   { id: 'go.public', label: 'actions.goPublic', group: 'go', keys: ['Alt+4'], global: true, predicate: signedIn, perform: go({ view: 'public' }) },
+  { id: 'go.reference', label: 'actions.goReference', group: 'go', keys: ['Alt+5'], global: true, predicate: signedIn, perform: () => window.location.assign('./reference/') },
   {
     id: 'app.instances',
     label: 'actions.instances',

@@ -7,6 +7,7 @@ import { formatNumber } from '../i18n/format';
 import { healthOf, useInstances } from '../state/instances';
 import { useUi } from '../state/ui';
 import { HealthDot } from './Badges';
+import { SyncCount } from '../views/changes/marks';
 import { DM } from './Menu';
 
 /** An instance's name; the main one's default name in the console's language. */
@@ -43,6 +44,7 @@ export function InstanceSwitcher() {
       <DM.Trigger type="button" className="instance-button" aria-label={t('instances.label', { name })} data-health={currentOk === undefined ? 'unknown' : currentOk ? 'ok' : 'down'}>
         <HealthDot ok={currentOk} title={currentHealth} />
         <span className="instance-name">{name}</span>
+        {current && <SyncCount instanceId={current.id} compact />}
         <span className="caret" aria-hidden="true">
           ▾
         </span>
@@ -60,6 +62,7 @@ export function InstanceSwitcher() {
                 <HealthDot ok={health[i.id]?.ok} title={healthText(i.id)} />
                 <span className="instance-name">{displayName(i, t)}</span>
                 <span className="tag">{t(`instances.kind.${i.kind}`)}</span>
+                <SyncCount instanceId={i.id} />
                 <span className="muted">{healthText(i.id)}</span>
               </DM.RadioItem>
             ))}
