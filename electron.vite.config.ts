@@ -8,7 +8,16 @@ export default defineConfig({
   main: {
     build: {
       outDir: r('out/main'),
-      rollupOptions: { input: { index: r('src-main/index.ts'), cli: r('src-main/cli.ts'), reader: r('src-main/store/reader/reader.ts') } },
+      rollupOptions: {
+        // Worker threads' entries: the store's readers, and the import's own thread
+        // (src-main/transfer/import-thread.ts finds import-worker.js beside the code).
+        input: {
+          index: r('src-main/index.ts'),
+          cli: r('src-main/cli.ts'),
+          reader: r('src-main/store/reader/reader.ts'),
+          'import-worker': r('src-main/transfer/import-worker.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -55,8 +55,20 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Longest error text answered. Messages may quote the input (a field or resource name, a
+ * value); whatever was sent, the quote is cut here, so an error answer stays small.
+ */
+export const MAX_ERROR_TEXT = 500;
+
+/** A text cut to `max` characters (an ellipsis marks the cut). */
+export function clip(text: string, max: number = MAX_ERROR_TEXT): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
 export function errorBody(status: number, message: string, extra?: { fields: string[] }): ErrorBody {
-  return extra ? { error: message, error_code: status, extra } : { error: message, error_code: status };
+  const error = clip(message);
+  return extra ? { error, error_code: status, extra: { fields: extra.fields.map((f) => clip(f, 100)).slice(0, 50) } } : { error, error_code: status };
 }
 
 export const badRequest = (message: string): ApiError => new ApiError(400, message);

@@ -7,6 +7,8 @@ import { DB_HELP, dbFileOf, intIn } from './options';
 import { removeReady, writeReady } from './ready';
 
 const port = intIn(0, 65535);
+const mib = intIn(1, 1024 * 1024);
+const MiB = 1024 * 1024;
 const scanPorts = (value: string): number[] => value.split(',').map((p) => intIn(1, 65535)(p.trim()));
 
 export function serveCommand() {
@@ -21,6 +23,8 @@ export function serveCommand() {
     .option('--scan-ports <list>', 'ports the service scan probes, comma-separated', scanPorts)
     .option('--log', 'log requests to stderr (credentials redacted)')
     .option('--readers <n>', 'reader threads for searches, lists and stats; 0 reads on the server thread (default: 2)', intIn(0, 16))
+    .option('--max-body-mb <n>', 'largest JSON request body, in MiB; larger is refused with 413 (default: 32)', mib)
+    .option('--max-import-mb <n>', 'largest upload to /console/v1/import, in MiB; larger is refused with 413 (default: 8192)', mib)
     .addHelpText(
       'after',
       `
@@ -44,6 +48,11 @@ and keeps running until SIGINT or SIGTERM.`,
         scan: opts.scanPorts ? { ports: opts.scanPorts } : undefined,
         readers: opts.readers,
         warmReaders: true,
+        limits: {
+          bodyBytes: opts.maxBodyMb === undefined ? undefined : opts.maxBodyMb * MiB,
+          bodiesInFlightBytes: opts.maxBodyMb === undefined ? undefined : opts.maxBodyMb * MiB,
+          importBytes: opts.maxImportMb === undefined ? undefined : opts.maxImportMb * MiB,
+        },
       });
       if (db !== ':memory:') {
         writeReady(db, { main: server.main, routing: server.routing, pid: process.pid, started_at: new Date().toISOString(), key: given === undefined ? 'stored' : 'given' });

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../../src-shared/errors';
 import type { InstanceInput, InstanceKind, InstancePatch, InstanceView } from '../../src-shared/schemas/instances';
 import type { InstanceCatalog, InstanceRow } from './catalog';
+import { isBusy } from '../store/db';
 import { RemoteClient, RemoteError } from './remote';
 
 export interface InstanceInfo {
@@ -173,7 +174,8 @@ export class InstanceManager {
         await this.target(info); // creates and migrates the database now, so a bad path fails here
       } catch (e) {
         this.o.catalog.remove(row.id);
-        throw new ApiError(400, `cannot open ${row.db_file}: ${(e as Error).message}`);
+        // A database another writer holds is no fault of the request (503, try again).
+        throw new ApiError(isBusy(e) ? 503 : 400, `cannot open ${row.db_file}: ${(e as Error).message}`);
       }
     }
     return this.view(info);

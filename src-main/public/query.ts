@@ -13,6 +13,12 @@ function leafSql(r: ResourceDef, field: string, f: StandardFilter, ctx: SqlConte
   if (!info) throw badRequest(`unknown field: ${f.field}`);
   const op = PUBLIC_OPERATORS[f.op];
   op.check?.(info, f.field);
+  // A value a field can never hold is a mistake in the query, not an empty answer.
+  const allowed = info.def?.enum;
+  if (allowed && 'as' in op && (op.as === 'equal' || op.as === 'intersection')) {
+    const bad = f.values.find((v) => !allowed.includes(v));
+    if (bad !== undefined) throw badRequest(`invalid value "${bad}" for ${f.field}: expected one of ${allowed.join(', ')}`);
+  }
   if ('own' in op) return op.own({ field: info, col: columnExpr(r, info), values: f.values, coerce: (v) => coerceValue(info, v) });
   return filterSql(r, { field, filter_type: op.as, value: op.value(f.values), negation: op.negation ?? false }, ctx);
 }

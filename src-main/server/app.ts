@@ -5,6 +5,7 @@ import { registerConsole } from './routes/console';
 import { registerTransfer } from './routes/transfer';
 import { registerApi, rewriteAliases } from './api';
 import { createBaseApp } from './base';
+import type { Limits } from './limits';
 import type { ApiDeps } from './deps';
 import { registerOpenApi } from './openapi';
 import { installSecurity, type AuthConfig } from './security';
@@ -16,10 +17,11 @@ export interface MainAppOptions {
   manager?: InstanceManager;
   rendererDir?: string;
   logger?: FastifyServerOptions['logger'];
+  limits?: Partial<Limits>;
 }
 
 export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstance> {
-  const app = createBaseApp({ logger: opts.logger, rewriteUrl: (req) => rewriteAliases(req.url ?? '/') });
+  const app = createBaseApp({ logger: opts.logger, limits: opts.limits, rewriteUrl: (req) => rewriteAliases(req.url ?? '/') });
   installSecurity(app, { ...opts.auth, isPublic: isStaticRequest });
   await registerOpenApi(app, opts.deps.version);
   registerApi(app, opts.deps);
@@ -31,8 +33,8 @@ export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstan
 }
 
 /** The API of one more local database, reached in-process from the routing port. */
-export async function createInstanceApp(opts: { deps: ApiDeps; auth: AuthConfig; logger?: FastifyServerOptions['logger'] }): Promise<FastifyInstance> {
-  const app = createBaseApp({ logger: opts.logger, rewriteUrl: (req) => rewriteAliases(req.url ?? '/') });
+export async function createInstanceApp(opts: { deps: ApiDeps; auth: AuthConfig; logger?: FastifyServerOptions['logger']; limits?: Partial<Limits> }): Promise<FastifyInstance> {
+  const app = createBaseApp({ logger: opts.logger, limits: opts.limits, rewriteUrl: (req) => rewriteAliases(req.url ?? '/') });
   installSecurity(app, opts.auth);
   registerApi(app, opts.deps);
   await app.ready();

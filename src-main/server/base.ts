@@ -1,18 +1,22 @@
 // A Fastify instance with the project's conventions: zod validation, JSON bodies that may be
-// empty (scripts send Content-Type: application/json on every call), plain JSON serialisation,
-// and the error shape.
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+// empty (scripts send Content-Type: application/json on every call) parsed with a depth bound,
+// the limits (body size refused from Content-Length, bodies read at once, time-outs), plain JSON
+// serialisation, and the error shape at every layer.
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
+import secureJson from 'secure-json-parse';
+import { ApiError } from '../../src-shared/errors';
+import { checkJsonDepth, JsonDepthError } from '../../src-shared/json';
 import { PLATFORM_VERSION } from '../../src-shared/version';
-import { installErrorHandlers } from './errors';
+import { clientErrorAnswer, frameworkErrorAnswer, installErrorHandlers } from './errors';
+import { ByteBudget, MAX_HEADER_BYTES, MAX_PARAM_LENGTH, resolveLimits, type Limits } from './limits';
 
 export type App = FastifyInstance;
-
-export const BODY_LIMIT = 64 * 1024 * 1024;
 
 export interface BaseOptions {
   logger?: FastifyServerOptions['logger'];
   rewriteUrl?: FastifyServerOptions['rewriteUrl'];
+  limits?: Partial<Limits>;
 }
 
 export const REDACT = ['req.headers.pgrapikey', 'req.headers.authorization', 'req.headers.cookie'];
@@ -28,22 +32,70 @@ const serializeJson = () => (data: unknown) => JSON.stringify(data);
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 const compilersFactory = { buildValidator: () => validatorCompiler, buildSerializer: serializeJson } as unknown as CompilersFactory;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route reads its body as a stream of its own (an upload to disk): no in-memory budget. */
+    streamBody?: boolean;
+  }
+  interface FastifyInstance {
+    /** The limits this app was made with. */
+    limits: Limits;
+  }
+}
+
+/** A request made in-process by the routing code (its body is already held by the outer request). */
+const isInjected = (req: FastifyRequest): boolean => '_lightMyRequest' in req.raw;
+
+const hasBody = (req: FastifyRequest): boolean => req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+
 export function createBaseApp(opts: BaseOptions = {}): FastifyInstance {
+  const limits = resolveLimits(opts.limits);
   const app = Fastify({
     schemaController: { compilersFactory },
     logger: opts.logger ?? false,
-    bodyLimit: BODY_LIMIT,
+    bodyLimit: limits.bodyBytes,
     forceCloseConnections: true,
     rewriteUrl: opts.rewriteUrl,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
+    requestTimeout: limits.requestTimeoutMs,
+    http: { maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: limits.headersTimeoutMs },
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: frameworkErrorAnswer,
+    clientErrorHandler: clientErrorAnswer,
   });
+  app.decorate('limits', limits);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializeJson);
-  const json = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (req, body, done) => {
-    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
-    return json(req, body as string, done);
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limits.bodyBytes }, (_req, body, done) => {
+    const text = body as string;
+    if (isBlank(text)) return done(null, undefined);
+    try {
+      done(null, parseJsonBody(text));
+    } catch (e) {
+      done(e as Error, undefined);
+    }
+  });
+  // Bodies read and handled at once are bounded: a body past the budget waits for earlier ones.
+  const budget = new ByteBudget(limits.bodiesInFlightBytes);
+  app.addHook('preParsing', async (req, reply, payload) => {
+    if (!hasBody(req) || isInjected(req) || req.routeOptions.config?.streamBody) return payload;
+    const announced = Number(req.headers['content-length']);
+    // Above the limit: Fastify refuses it from Content-Length (413) without reading it.
+    if (Number.isFinite(announced) && announced > limits.bodyBytes) return payload;
+    const want = Number.isFinite(announced) && announced >= 0 ? announced : limits.bodyBytes;
+    if (want === 0) return payload;
+    let held = false;
+    let closed = false;
+    reply.raw.once('close', () => {
+      closed = true;
+      if (held) budget.release(want);
+      held = false;
+    });
+    const wait = budget.acquire(want);
+    if (wait) await wait;
+    if (closed) budget.release(want);
+    else held = true;
+    return payload;
   });
   installErrorHandlers(app);
   // Instances routing to this server read the platform version from every answer.
@@ -52,4 +104,30 @@ export function createBaseApp(opts: BaseOptions = {}): FastifyInstance {
     done(null, payload);
   });
   return app;
+}
+
+/**
+ * The one JSON parse of every body: nesting bounded (checked before parsing), keys that would
+ * reach an object's prototype (`__proto__`, `constructor.prototype`) refused. Errors are 400s.
+ */
+export function parseJsonBody(text: string): unknown {
+  try {
+    checkJsonDepth(text);
+    return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (e) {
+    if (e instanceof JsonDepthError) throw new ApiError(400, `invalid JSON body: ${e.message}`);
+    if (/forbidden (prototype|constructor) property/.test((e as Error).message)) {
+      throw new ApiError(400, 'invalid JSON body: the keys __proto__ and constructor.prototype are not allowed');
+    }
+    throw new ApiError(400, 'invalid JSON body');
+  }
+}
+
+/** Only JSON whitespace (an empty body with a JSON content type is no body). */
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return false;
+  }
+  return true;
 }

@@ -1,10 +1,24 @@
-// Every non-2xx answer is {error, error_code} (+ extra.fields on 409). Unexpected failures are
-// a bare 500 `Internal Server Error`: no stack, no SQL, no input echoed back.
+// Every non-2xx answer is {error, error_code} (+ extra.fields on 409), whichever layer refuses
+// the request: a handler or the store (ApiError), validation, Fastify itself (bad %-encoding,
+// an over-long parameter, a body too large or not JSON), the router (no such path, or not with
+// this method: 405 with Allow) and Node's HTTP parser (malformed requests, headers too large,
+// time-outs), which answers on the raw socket. Unexpected failures are a bare 500
+// `Internal Server Error`: no stack, no SQL, no input echoed back.
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay from 'find-my-way';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiError, ERR, errorBody, VERBATIM_TEXTS } from '../../src-shared/errors';
+import { JsonDepthError } from '../../src-shared/json';
+import { isBusy } from '../store/db';
+import { MAX_HEADER_BYTES, MAX_PARAM_LENGTH } from './limits';
 
 type Issue = { instancePath?: string; message?: string; keyword?: string; params?: Record<string, unknown> };
+
+/** Seconds a client is asked to wait before writing again to a database another writer holds. */
+export const BUSY_RETRY_AFTER_S = 1;
+export const BUSY_TEXT = 'the database is busy (an import is writing to it); try again shortly';
 
 /** One readable line from the first validation issue: `path: message`, or the spec's text verbatim. */
 export function validationMessage(issues: readonly Issue[], context?: string): string {
@@ -24,35 +38,146 @@ export function validationMessage(issues: readonly Issue[], context?: string): s
 }
 
 export function sendError(reply: FastifyReply, status: number, message: string, extra?: { fields: string[] }): FastifyReply {
+  if (status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(BUSY_RETRY_AFTER_S));
   return reply.code(status).type('application/json; charset=utf-8').send(errorBody(status, message, extra));
 }
 
+/** Fastify's own refusals (parsing, routing), each with its status and a plain text. */
+const FASTIFY_TEXTS: Readonly<Record<string, string>> = Object.assign(Object.create(null) as Record<string, string>, {
+  FST_ERR_BAD_URL: 'invalid URL: the path has bad %-encoding',
+  FST_ERR_MAX_PARAM_LENGTH: `a path parameter is longer than ${MAX_PARAM_LENGTH} characters`,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported content type',
+  FST_ERR_CTP_INVALID_TYPE: 'unsupported content type',
+  FST_ERR_CTP_EMPTY_TYPE: 'unsupported content type',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'request body is too large',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'the request body does not match its Content-Length',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid JSON body',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid JSON body: it is empty',
+  FST_ERR_CTP_INSTANCE_ALREADY_STARTED: ERR.badRequest,
+});
+
+/** The status and text of any error thrown while serving a request. */
+export function describeError(err: unknown): { status: number; text: string; extra?: { fields: string[] } } {
+  if (err instanceof ApiError) return { status: err.status, text: err.message, extra: err.extra };
+  const e = err as FastifyError & { validation?: Issue[] };
+  if (hasZodFastifySchemaValidationErrors(e)) return { status: 400, text: validationMessage(e.validation, e.validationContext) };
+  if (e.validation) return { status: 400, text: validationMessage(e.validation, e.validationContext) };
+  if (err instanceof JsonDepthError) return { status: 400, text: `invalid JSON body: ${err.message}` };
+  // Another writer (an import into this database) holds the write lock.
+  if (isBusy(err)) return { status: 503, text: BUSY_TEXT };
+  const status = e.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const known = typeof e.code === 'string' ? FASTIFY_TEXTS[e.code] : undefined;
+    if (known) return { status, text: known };
+    return { status, text: http.STATUS_CODES[status] ?? ERR.badRequest };
+  }
+  return { status: 500, text: ERR.internal };
+}
+
+/** Node's HTTP parser refused the request before Fastify saw it: answer on the socket. */
+export function clientErrorAnswer(err: { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, text] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, `the request line and headers are larger than ${MAX_HEADER_BYTES / 1024} KiB`]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'the request did not arrive in time']
+        : [400, 'malformed HTTP request'];
+  const body = JSON.stringify(errorBody(status, text));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+/** Fastify's routing-time refusals (frameworkErrors): bad %-encoding, over-long parameters. */
+export function frameworkErrorAnswer(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  const { status, text } = describeError(err);
+  void sendError(reply, status, text);
+}
+
+const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
+
+/**
+ * Which methods a path is served with, from the routes as registered: a path served with other
+ * methods than the one asked is 405 with `Allow`, not 404. A parametric route (`/:id`) does not
+ * take a path that is some other method's static route (`GET .../search` is 405, not "id should
+ * be uuid format").
+ */
+class MethodIndex {
+  private readonly router = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH });
+  private readonly statics = new Map<string, Set<string>>();
+
+  add(methods: string | string[], url: string): void {
+    for (const m of Array.isArray(methods) ? methods : [methods]) {
+      if (!(ROUTE_METHODS as readonly string[]).includes(m)) continue;
+      try {
+        this.router.on(m as 'GET', url, () => undefined);
+      } catch {
+        // the same route seen twice (a HEAD route Fastify adds for GET)
+      }
+      if (!url.includes(':') && !url.includes('*')) {
+        const key = normalise(url);
+        let set = this.statics.get(key);
+        if (!set) this.statics.set(key, (set = new Set()));
+        set.add(m);
+      }
+    }
+  }
+
+  /** Methods a path is served with (by any route). */
+  allowed(path: string): string[] {
+    return ROUTE_METHODS.filter((m) => {
+      try {
+        return this.router.find(m, path) !== null;
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  /** Methods of a static route at exactly this path. */
+  staticAllowed(path: string): string[] {
+    return [...(this.statics.get(normalise(path)) ?? [])];
+  }
+}
+
+const normalise = (p: string): string => {
+  const s = p.replace(/\/{2,}/g, '/');
+  return s.length > 1 && s.endsWith('/') ? s.slice(0, -1) : s;
+};
+
+const pathOf = (url: string): string => {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+};
+
+function sendMethodNotAllowed(reply: FastifyReply, method: string, allow: string[]): FastifyReply {
+  reply.header('allow', allow.join(', '));
+  return sendError(reply, 405, `method ${method} is not allowed here; allowed: ${allow.join(', ')}`);
+}
+
 export function installErrorHandlers(app: FastifyInstance): void {
+  const methods = new MethodIndex();
+  app.addHook('onRoute', (route) => methods.add(route.method, route.url ?? route.path));
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-    if (err instanceof ApiError) return sendError(reply, err.status, err.message, err.extra);
-    if (hasZodFastifySchemaValidationErrors(err)) {
-      return sendError(reply, 400, validationMessage(err.validation, err.validationContext));
-    }
-    if (err.validation) return sendError(reply, 400, validationMessage(err.validation as Issue[], err.validationContext));
-    // Another writer (an import into this database) holds the write lock beyond the busy time-out.
-    if ((err as { code?: string }).code === 'SQLITE_BUSY') {
-      return sendError(reply, 503, 'the database is busy (an import is writing to it); try again shortly');
-    }
-    const status = err.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      // Fastify's own client errors (bad JSON, media type, body too large): keep the status, a plain text.
-      const text =
-        err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-          ? 'unsupported content type'
-          : err.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-            ? 'request body is too large'
-            : err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.name === 'SyntaxError'
-              ? 'invalid JSON body'
-              : ERR.badRequest;
-      return sendError(reply, status, text);
-    }
-    req.log.error({ err: { message: err.message, code: err.code } }, 'request failed');
-    return sendError(reply, 500, ERR.internal);
+    const { status, text, extra } = describeError(err);
+    if (status === 500) req.log.error({ err: { message: err.message, code: err.code } }, 'request failed');
+    return sendError(reply, status, text, extra);
   });
-  app.setNotFoundHandler((_req, reply) => sendError(reply, 404, ERR.notFound));
+  app.setNotFoundHandler((req, reply) => {
+    const path = pathOf(req.url);
+    const statics = methods.staticAllowed(path);
+    const allow = statics.length ? statics : methods.allowed(path);
+    if (allow.length) return sendMethodNotAllowed(reply, req.method, allow);
+    return sendError(reply, 404, ERR.notFound);
+  });
+  app.addHook('preValidation', async (req, reply) => {
+    const route = req.routeOptions.url;
+    if (!route || (!route.includes(':') && !route.includes('*'))) return;
+    const allow = methods.staticAllowed(pathOf(req.url));
+    if (allow.length && !allow.includes(req.method)) return sendMethodNotAllowed(reply, req.method, allow);
+  });
 }

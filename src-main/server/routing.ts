@@ -8,7 +8,8 @@ import { nowTs } from '../../src-shared/time';
 import { PLATFORM_VERSION } from '../../src-shared/version';
 import type { InstanceInfo, InstanceManager, Target } from '../instances/manager';
 import { forwardHeaders, RemoteError } from '../instances/remote';
-import { BODY_LIMIT, createBaseApp, type BaseOptions } from './base';
+import { checkJsonDepth } from '../../src-shared/json';
+import { createBaseApp, type BaseOptions } from './base';
 import { sendError } from './errors';
 import { installSecurity, type AuthConfig } from './security';
 
@@ -271,10 +272,21 @@ export interface RoutingOptions extends BaseOptions {
 }
 
 export async function createRoutingApp(o: RoutingOptions): Promise<FastifyInstance> {
-  const app = createBaseApp({ logger: o.logger });
+  const app = createBaseApp({ logger: o.logger, limits: o.limits });
   installSecurity(app, o.auth);
+  // Bodies are forwarded as they came; a JSON one is checked as every JSON body is (its depth),
+  // so no instance is sent what this server would refuse itself.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: app.limits.bodyBytes }, (req, body, done) => {
+    if (/\bjson\b/i.test(String(req.headers['content-type'] ?? ''))) {
+      try {
+        checkJsonDepth((body as Buffer).toString('utf8'));
+      } catch (e) {
+        return done(e as Error, undefined);
+      }
+    }
+    return done(null, body);
+  });
 
   const handler = (req: FastifyRequest, reply: FastifyReply) =>
     routeRequest(o.manager, req, reply, req.url, Buffer.isBuffer(req.body) ? req.body : undefined);

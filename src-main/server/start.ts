@@ -14,6 +14,7 @@ import { KeyVault, vaultFileFor, type KeyCipher } from '../instances/vault';
 import { createInstanceApp, createMainApp } from './app';
 import type { ApiDeps } from './deps';
 import { REDACT } from './base';
+import { resolveLimits, type Limits } from './limits';
 import { createRoutingApp } from './routing';
 import { ReaderPool, readsFor } from '../store/reader/pool';
 
@@ -43,6 +44,8 @@ export interface ServerConfig {
   instanceTimeoutMs?: number;
   /** Largest answer accepted from a remote instance. */
   maxRemoteBytes?: number;
+  /** Request limits (README, "Limits"); the defaults are DEFAULT_LIMITS. */
+  limits?: Partial<Limits>;
   /** Reader threads for searches, lists and stats (default 2; 0: read on the server's thread). */
   readers?: number;
   /** Start the first reader thread right after the ports listen (serve and the desktop app). */
@@ -66,7 +69,10 @@ export const urlOf = (host: string, port: number): string => `http://${host.incl
 export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const host = cfg.host ?? '127.0.0.1';
   const dbFile = cfg.db === ':memory:' ? cfg.db : path.resolve(cfg.db);
-  const { db, created } = openDatabase(dbFile);
+  const limits = resolveLimits(cfg.limits);
+  // The server's connections never wait for another writer's lock: better-sqlite3 would wait on
+  // the event loop. A write meeting an import's lock is answered 503 with Retry-After at once.
+  const { db, created } = openDatabase(dbFile, { busyTimeoutMs: 0 });
   const store = new Store(db);
   try {
     const empty = !store.get1('SELECT 1 AS x FROM service_asset_findings LIMIT 1');
@@ -90,11 +96,11 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
     const extraHosts = ['127.0.0.1', 'localhost', '::1'].includes(host) ? [] : [host];
     const auth = { apiKey, jwtSecret: secrets.jwtSecret, extraHosts };
     const openLocal = async (file: string): Promise<LocalHandle> => {
-      const local = openDatabase(file);
+      const local = openDatabase(file, { busyTimeoutMs: 0 });
       const localStore = new Store(local.db);
       const localReads = readsFor(localStore, pool);
       try {
-        const app = await createInstanceApp({ deps: { ...deps, store: () => localStore, reads: () => localReads }, auth, logger });
+        const app = await createInstanceApp({ deps: { ...deps, store: () => localStore, reads: () => localReads }, auth, logger, limits });
         return {
           app,
           async close() {
@@ -119,8 +125,8 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
       internalHeaders: () => ({ pgrapikey: apiKey }),
     });
     catalog.main();
-    mainApp = await createMainApp({ deps, auth, manager, rendererDir: cfg.rendererDir, logger });
-    const routingApp = await createRoutingApp({ manager, auth, logger });
+    mainApp = await createMainApp({ deps, auth, manager, rendererDir: cfg.rendererDir, logger, limits });
+    const routingApp = await createRoutingApp({ manager, auth, logger, limits });
     await mainApp.listen({ host, port: cfg.port ?? 9000 });
     try {
       await routingApp.listen({ host, port: cfg.routingPort ?? 9009 });

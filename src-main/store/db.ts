@@ -9,6 +9,15 @@ export type Db = Database.Database;
 /** Unicode lower-casing for substring matches SQLite's ASCII-only lower() cannot do. */
 export const fold = (s: string): string => s.toLowerCase();
 
+/**
+ * Whether an error is SQLite's "another connection holds the lock" (SQLITE_BUSY and its extended
+ * codes, SQLITE_LOCKED): the client did nothing wrong, it may try again.
+ */
+export function isBusy(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_LOCKED_'));
+}
+
 export interface OpenOptions {
   /** Create the file (and its folder) when missing; default true. */
   create?: boolean;

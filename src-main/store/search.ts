@@ -117,8 +117,11 @@ export function coerceValue(f: FieldInfo, v: unknown): unknown {
 /** An FTS5 phrase matching the text as a substring (trigram tokens), quotes doubled. */
 export const ftsPhrase = (text: string): string => `"${text.replace(/"/g, '""')}"`;
 
-/** FTS trigram queries need at least three characters. */
-const ftsUsable = (text: string): boolean => [...text].length >= 3;
+/**
+ * FTS trigram queries need at least three characters; FTS5's query parser ends a string at a NUL
+ * character, so a term holding one is matched without the index.
+ */
+const ftsUsable = (text: string): boolean => [...text].length >= 3 && !text.includes('\0');
 
 function substrSql(r: ResourceDef, f: FieldInfo, value: string, ctx: SqlContext): Sql {
   if (value === '') return TRUE;

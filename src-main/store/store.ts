@@ -17,7 +17,7 @@ import { fieldInputSchema, ignoredKeys, type WriteBody } from '../../src-shared/
 import type { SearchFilter, SearchRequest } from '../../src-shared/schemas/search';
 import { nowTs } from '../../src-shared/time';
 import { decodeRow, encodeValue } from './codec';
-import type { Db } from './db';
+import { isBusy, type Db } from './db';
 import { storeHooks, type WriteContext } from './hooks';
 import { DataVersion, VersionedCache } from './data-version';
 import type { Anchors } from './query/keyset';
@@ -451,6 +451,7 @@ export class Store {
           this.delete(r, id, opts);
           return { id, error_code: MASS.ok };
         } catch (e) {
+          if (isBusy(e)) throw e; // the database, not this object: the whole request is refused (503)
           return { id, error_code: massCode(e) };
         }
       }),
@@ -467,6 +468,7 @@ export class Store {
           this.update(r, { id, ...parsed }, opts);
           return { id, error_code: MASS.ok };
         } catch (e) {
+          if (isBusy(e)) throw e; // the database, not this object: the whole request is refused (503)
           return { id, error_code: massCode(e) };
         }
       }),

@@ -16,6 +16,8 @@ export class TransferError extends Error {
   constructor(
     readonly reason: string,
     readonly where: Where = {},
+    /** The HTTP status a refused request answers: 400 for what was sent, 503 for a busy database. */
+    readonly status: number = 400,
   ) {
     super(formatWhere(where) + reason);
     this.name = 'TransferError';

@@ -3,6 +3,7 @@
 // (an import then rolls back; a snapshot keeps its finished pages and can be resumed).
 import crypto from 'node:crypto';
 import type { ImportSummary, JobView, SnapshotSummary } from '../../src-shared/schemas/transfer';
+import { isBusy } from '../store/db';
 import { CancelledError, TransferError } from './errors';
 
 export type JobType = JobView['type'];
@@ -21,6 +22,8 @@ export interface Job {
   view(): JobView;
   cancel(): void;
   readonly done: Promise<void>;
+  /** The HTTP status of a failed or cancelled job (400 what was sent, 409 cancelled, 503 busy). */
+  failureStatus(): number;
 }
 
 interface JobContext {
@@ -41,6 +44,7 @@ class JobImpl implements Job {
   summary: ImportSummary | SnapshotSummary | null = null;
   error: JobView['error'] = null;
   instance: { id: string; name: string } | null = null;
+  status = 400;
   done!: Promise<void>;
   private readonly t0 = performance.now();
 
@@ -76,6 +80,10 @@ class JobImpl implements Job {
   cancel(): void {
     if (this.state === 'running') this.controller.abort();
   }
+
+  failureStatus(): number {
+    return this.state === 'cancelled' ? 409 : this.status;
+  }
 }
 
 export class JobRegistry {
@@ -103,6 +111,7 @@ export class JobRegistry {
         } else {
           job.state = 'failed';
           job.error = e instanceof TransferError ? e.view() : { message: (e as Error).message ?? String(e) };
+          job.status = e instanceof TransferError ? e.status : isBusy(e) ? 503 : 500;
         }
       },
     ).finally(() => {

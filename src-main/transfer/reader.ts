@@ -17,6 +17,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import Assembler from 'stream-json/core/assembler.js';
 import { jsonParser, type Token } from 'stream-json/core/parser.js';
+import { JsonDepthError, MAX_JSON_DEPTH, parseJson } from '../../src-shared/json';
 import { CancelledError, TransferError, type Where } from './errors';
 import type { Entry } from './sources';
 
@@ -71,7 +72,8 @@ export interface ReadResult {
 }
 
 const NONE = Symbol.for('object-stream.none') as unknown as string;
-const MAX_LINE = 256 * 1024 * 1024;
+/** Longest NDJSON line (one record), in characters. */
+const MAX_LINE = 64 * 1024 * 1024;
 const SEGMENT = 64 * 1024;
 const SNIFF_LIMIT = 8 * 1024 * 1024;
 const PAGE_KEYS = new Set(['objects', 'items', 'total']);
@@ -148,58 +150,79 @@ function locateInLine(line: string): { offset: number; eof: boolean } {
   return { offset: line.length, eof: false };
 }
 
+/** Where the text handed to a reader starts in the file (what came before was whitespace). */
+interface Origin {
+  /** Characters before it. */
+  offset: number;
+  line: number;
+  col: number;
+}
+
 export async function readEntry(entry: Entry, sink: RecordSink, opts: ReadOptions = {}): Promise<ReadResult> {
   const texts = textOf(await entry.open(), opts);
-  let pending = '';
-  let ended = false;
-  const more = async (): Promise<boolean> => {
-    const n = await texts.next();
-    if (n.done) {
-      ended = true;
-      return false;
-    }
-    pending += n.value;
-    return true;
-  };
   try {
-    // The first non-blank character decides between an array, an object and not JSON.
+    // Leading whitespace is skipped chunk by chunk, counting lines (never kept: a file of
+    // whitespace is read in linear time and constant memory).
+    const origin: Origin = { offset: 0, line: 1, col: 1 };
+    let text = '';
     let at = 0;
     for (;;) {
-      while (at < pending.length && isWs(pending.charCodeAt(at))) at++;
-      if (at < pending.length) break;
-      if (!(await more())) throw new TransferError('the file is empty (no JSON value in it)', { file: entry.name });
+      const n = await texts.next();
+      if (n.done) throw new TransferError('the file is empty (no JSON value in it)', { file: entry.name });
+      text = n.value;
+      at = 0;
+      while (at < text.length && isWs(text.charCodeAt(at))) at++;
+      const pos = advance(text, at, origin.line, origin.col);
+      origin.offset += at;
+      origin.line = pos.line;
+      origin.col = pos.col;
+      if (at < text.length) break;
     }
-    const c = pending[at]!;
+    text = text.slice(at);
+    // The first character decides between an array, an object and not JSON.
+    const c = text[0]!;
+    const pieces = [text];
     let ndjson = !!opts.ndjson;
+    let ended = false;
     if (!ndjson && c === '{') {
-      // A first line that is a whole object (not a page) makes the file NDJSON.
-      let nl = pending.indexOf('\n', at);
-      while (nl < 0 && !ended && pending.length < SNIFF_LIMIT) {
-        await more();
-        nl = pending.indexOf('\n', at);
+      // A first line that is a whole object (not a page) makes the file NDJSON. Only each new
+      // piece is searched for the line's end.
+      let size = text.length;
+      let nl = text.indexOf('\n');
+      while (nl < 0 && size < SNIFF_LIMIT) {
+        const n = await texts.next();
+        if (n.done) {
+          ended = true;
+          break;
+        }
+        pieces.push(n.value);
+        nl = n.value.indexOf('\n');
+        if (nl >= 0) nl += size;
+        size += n.value.length;
       }
-      const first = pending.slice(at, nl < 0 ? undefined : nl).trim();
+      const head = pieces.length === 1 ? text : pieces.join('');
+      pieces.length = 0;
+      pieces.push(head);
+      const first = head.slice(0, nl < 0 ? undefined : nl).trim();
       try {
-        const v: unknown = JSON.parse(first);
+        const v: unknown = parseJson(first);
         ndjson = isPlainObject(v) && !('objects' in v) && !('items' in v);
       } catch {
         ndjson = false;
       }
     } else if (!ndjson && c !== '[') {
-      const pos = advance(pending, at, 1, 1);
-      throw new TransferError(`not JSON: the file starts with ${JSON.stringify(pending.slice(at, at + 20))}`, { file: entry.name, line: pos.line, column: pos.col });
+      throw new TransferError(`not JSON: the file starts with ${JSON.stringify(text.slice(0, 20))}`, { file: entry.name, line: origin.line, column: origin.col });
     }
-    const head = pending;
-    pending = '';
     const rest = async function* (): AsyncGenerator<string> {
-      if (head) yield head;
+      yield* pieces;
+      if (ended) return;
       for (;;) {
         const n = await texts.next();
         if (n.done) return;
         yield n.value;
       }
     };
-    return ndjson ? await readNdjson(entry, rest(), sink, opts) : await readTokens(entry, rest(), sink, opts);
+    return ndjson ? await readNdjson(entry, rest(), sink, opts, origin) : await readTokens(entry, rest(), sink, opts, origin);
   } finally {
     await texts.return(undefined);
   }
@@ -207,12 +230,14 @@ export async function readEntry(entry: Entry, sink: RecordSink, opts: ReadOption
 
 // ---------------------------------------------------------------------------------------- NDJSON
 
-async function readNdjson(entry: Entry, texts: AsyncGenerator<string>, sink: RecordSink, opts: ReadOptions): Promise<ReadResult> {
+async function readNdjson(entry: Entry, texts: AsyncGenerator<string>, sink: RecordSink, opts: ReadOptions, origin: Origin): Promise<ReadResult> {
   const loc = new Loc(entry.name);
   loc.shape = 'ndjson';
-  let carry = '';
-  let lineNo = 0;
+  let lineNo = origin.line - 1;
   let records = 0;
+  // Columns before the text of the current line that were not kept (the file's leading
+  // whitespace on its first line, a line's leading whitespace spread over several chunks).
+  let lead = origin.col - 1;
   const handle = (s: string, start: number, end: number) => {
     let a = start;
     let b = end;
@@ -223,18 +248,19 @@ async function readNdjson(entry: Entry, texts: AsyncGenerator<string>, sink: Rec
     const line = s.slice(a, b);
     let v: unknown;
     try {
-      v = JSON.parse(line);
+      v = parseJson(line);
     } catch (e) {
+      if (e instanceof JsonDepthError) throw new TransferError(`invalid JSON: ${e.message}`, { file: entry.name, line: lineNo });
       const { message } = jsonParseError(e);
       const at = locateInLine(line);
       throw new TransferError(at.eof ? `invalid JSON: the line ends in the middle of a value (truncated file?)` : `invalid JSON: ${message}`, {
         file: entry.name,
         line: lineNo,
-        column: a - start + 1 + at.offset,
+        column: lead + a - start + 1 + at.offset,
       });
     }
     if (!isPlainObject(v)) {
-      throw new TransferError(`expected one record (a JSON object) per line, got ${describeValue(v)}`, { file: entry.name, line: lineNo, column: a - start + 1 });
+      throw new TransferError(`expected one record (a JSON object) per line, got ${describeValue(v)}`, { file: entry.name, line: lineNo, column: lead + a - start + 1 });
     }
     if (isErrorBody(v)) throw new TransferError(`the file holds an error answer, not data: ${line.slice(0, 300)}`, { file: entry.name, line: lineNo });
     loc.line = lineNo;
@@ -242,22 +268,50 @@ async function readNdjson(entry: Entry, texts: AsyncGenerator<string>, sink: Rec
     records++;
     sink.record(v, loc);
   };
+  // The current line's text so far, in pieces: only new text is searched for the line's end.
+  let parts: string[] = [];
+  let partsLength = 0;
+  const takeLine = (last: string): string => {
+    parts.push(last);
+    const line = parts.join('');
+    parts = [];
+    partsLength = 0;
+    return line;
+  };
   for await (const text of texts) {
     if (opts.signal?.aborted) throw new CancelledError();
-    const s = carry ? carry + text : text;
     let start = 0;
     let nl: number;
-    while ((nl = s.indexOf('\n', start)) !== -1) {
+    while ((nl = text.indexOf('\n', start)) !== -1) {
       lineNo++;
-      handle(s, start, nl);
+      if (parts.length) {
+        const line = takeLine(text.slice(start, nl));
+        handle(line, 0, line.length);
+      } else {
+        handle(text, start, nl);
+      }
+      lead = 0;
       start = nl + 1;
     }
-    carry = start === 0 ? s : s.slice(start);
-    if (carry.length > MAX_LINE) throw new TransferError(`a line is longer than ${MAX_LINE} characters`, { file: entry.name, line: lineNo + 1 });
+    if (start < text.length) {
+      if (!parts.length) {
+        // Whitespace opening a line is counted, not kept.
+        let a = start;
+        while (a < text.length && isWs(text.charCodeAt(a))) a++;
+        lead += a - start;
+        start = a;
+      }
+      if (start < text.length) {
+        parts.push(start === 0 ? text : text.slice(start));
+        partsLength += text.length - start;
+        if (partsLength > MAX_LINE) throw new TransferError(`a line is longer than ${MAX_LINE} characters`, { file: entry.name, line: lineNo + 1 });
+      }
+    }
   }
-  if (carry) {
+  if (parts.length) {
     lineNo++;
-    handle(carry, 0, carry.length);
+    const line = takeLine('');
+    handle(line, 0, line.length);
   }
   return { shape: 'ndjson', records };
 }
@@ -522,15 +576,30 @@ class Walker {
   }
 }
 
-async function readTokens(entry: Entry, texts: AsyncGenerator<string>, sink: RecordSink, opts: ReadOptions): Promise<ReadResult> {
+/**
+ * Nesting allowed in a file read token by token: a record's own bound (MAX_JSON_DEPTH, as for
+ * every JSON input) plus the file's structure around it (an envelope array, its element, data,
+ * items).
+ */
+const MAX_FILE_DEPTH = MAX_JSON_DEPTH + 4;
+
+async function readTokens(entry: Entry, texts: AsyncGenerator<string>, sink: RecordSink, opts: ReadOptions, origin: Origin): Promise<ReadResult> {
   const parser = jsonParser({ packValues: true, streamValues: false, jsonStreaming: true }) as unknown as (s: string) => TokenBatch;
   const walker = new Walker(entry, sink);
-  let offset = 0;
-  let line = 1;
-  let col = 1;
+  let offset = origin.offset;
+  let line = origin.line;
+  let col = origin.col;
+  let depth = 0;
   const run = (batch: TokenBatch) => {
     if (typeof batch === 'symbol') return;
-    for (const tk of batch.values) walker.token(tk);
+    for (const tk of batch.values) {
+      if (tk.name === 'startObject' || tk.name === 'startArray') {
+        if (++depth > MAX_FILE_DEPTH) throw new TransferError(`invalid JSON: nested deeper than ${MAX_JSON_DEPTH} levels in a record`, { file: entry.name, line: walker.line });
+      } else if (tk.name === 'endObject' || tk.name === 'endArray') {
+        depth--;
+      }
+      walker.token(tk);
+    }
   };
   try {
     for await (const text of texts) {

@@ -25,7 +25,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { ApiError } from '../../src-shared/errors';
 import { getResource, type RelationDef } from '../../src-shared/resources/index';
 import { nowTs } from '../../src-shared/time';
-import { openDatabase, type Db } from '../store/db';
+import { isBusy, openDatabase, type Db } from '../store/db';
 import { ftsTable, searchableFields } from '../store/ddl';
 import { placeholders, q } from '../store/sql';
 import { CancelledError, TransferError, type Where } from './errors';
@@ -154,8 +154,8 @@ export class ImportSession {
       this.db.exec('BEGIN IMMEDIATE');
     } catch (e) {
       this.db.pragma('foreign_keys = ON');
-      if ((e as { code?: string }).code === 'SQLITE_BUSY') {
-        throw new TransferError(`${this.file} is busy: another import or a long write holds it; try again when it has finished`);
+      if (isBusy(e)) {
+        throw new TransferError(`${this.file} is busy: another import or a long write holds it; try again when it has finished`, {}, 503);
       }
       throw e;
     }

@@ -1,7 +1,7 @@
 // The public API v1's lists (spec: Public API v1): which resource each serves, and the extra
 // fields it carries, computed in SQL over the row aliased `t` (constant text, never input).
 import { computed } from '../resources/fields';
-import { getResource } from '../resources/index';
+import { dict, getResource } from '../resources/index';
 import type { ComputedDef, ResourceDef } from '../resources/types';
 
 export interface PublicEntity {
@@ -68,7 +68,7 @@ export function publicResource(e: PublicEntity): ResourceDef {
   let d = defs.get(e.path);
   if (!d) {
     const r = getResource(e.resource);
-    d = { ...r, name: `public:${e.path}`, computed: { ...r.computed, ...e.extras } };
+    d = { ...r, name: `public:${e.path}`, computed: dict({ ...r.computed, ...e.extras }) };
     defs.set(e.path, d);
   }
   return d;

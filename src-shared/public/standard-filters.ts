@@ -71,11 +71,11 @@ export function parseOrder(order: string): StandardOrder[] {
     });
 }
 
-function positiveInt(name: string, v: string, max?: number): number {
+function positiveInt(name: string, v: string, max: number = Number.MAX_SAFE_INTEGER): number {
   if (!/^\d+$/.test(v.trim())) throw new StandardQueryError(`${name} must be a positive integer`);
   const n = Number(v);
   if (n < 1) throw new StandardQueryError(`${name} must be at least 1`);
-  if (max !== undefined && n > max) throw new StandardQueryError(`${name} must be at most ${max}`);
+  if (n > max) throw new StandardQueryError(`${name} must be at most ${max}`);
   return n;
 }
 
@@ -104,6 +104,9 @@ export function parseStandardQuery(query: Record<string, string | string[] | und
         for (const v of values) out.filters.push(parseFilterExpression(key, v));
     }
   }
+  // The rows skipped, (page - 1) * per_page, must stay an exact integer (SQLite's OFFSET).
+  const maxPage = Math.floor(Number.MAX_SAFE_INTEGER / out.per_page) + 1;
+  if (out.page > maxPage) throw new StandardQueryError(`page must be at most ${maxPage} with per_page ${out.per_page}`);
   return out;
 }
 

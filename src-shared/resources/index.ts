@@ -61,6 +61,20 @@ export const RESOURCES: readonly ResourceDef[] = [
   agents,
 ];
 
+/** The same entries in an object without a prototype: `map[name]` is never an inherited member. */
+export function dict<T>(o: Readonly<Record<string, T>>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, o);
+}
+
+// Names from requests (fields, relations, computed fields) are looked up in these maps: with no
+// prototype, `constructor`, `toString` or `__proto__` are just unknown names, never a member of
+// Object.prototype.
+for (const r of RESOURCES) {
+  r.fields = dict(r.fields);
+  if (r.computed) r.computed = dict(r.computed);
+  if (r.relations) r.relations = dict(r.relations);
+}
+
 const byName = new Map(RESOURCES.map((r) => [r.name, r]));
 
 export function findResource(name: string): ResourceDef | undefined {

@@ -4,7 +4,7 @@ import { ERR } from '../errors';
 import { getResource } from '../resources/index';
 import { OCCURRENCE_EVENT_TYPES } from '../resources/occurrences';
 import { isValidTsQuery } from '../tsquery';
-import { timestampSchema, UUID_RE } from './common';
+import { timestampSchema, UUID_RE, uuidSchema } from './common';
 import { fieldInputSchema, requiredMsg, writeShape, type WriteBody } from './resource';
 import { integrationParamSchema } from './correlation';
 
@@ -63,15 +63,17 @@ export const serviceAssetUpdateSchema = z
 
 const occ = getResource('occurrences');
 export const occurrenceCreateSchema = z
-  .strictObject(
-    Object.fromEntries(
+  .strictObject({
+    // A client-supplied id is honoured on every create (README: client-supplied ids).
+    id: uuidSchema.optional().describe('the new record\'s id (a uuid); the server makes one when absent'),
+    ...Object.fromEntries(
       Object.entries(occ.fields).map(([name, def]) => {
         if (name === 'event_type') return [name, z.enum(OCCURRENCE_EVENT_TYPES, req(name))];
         const s = fieldInputSchema(name, { ...def, notNull: true });
         return [name, s];
       }),
     ),
-  )
+  })
   .meta({ id: 'OccurrenceCreate' }) as unknown as z.ZodType<WriteBody>;
 
 // ---- custom field values (PUT /custom_field_values/update)
@@ -91,6 +93,7 @@ export const customFieldValueUpdateSchema = z
 
 export const integrationActionCreateSchema = z
   .strictObject({
+    id: uuidSchema.optional().describe('the new record\'s id (a uuid); the server makes one when absent'),
     rule_id: z
       .string({ error: textOr(ERR.emptyRuleId, ERR.ruleIdNotUuid) })
       .refine((s) => s !== '', ERR.emptyRuleId)

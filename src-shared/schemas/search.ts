@@ -19,13 +19,23 @@ export const extensionParamsSchema = z
 
 export type ExtensionParams = z.infer<typeof extensionParamsSchema>;
 
+/**
+ * extension_params of one filter (the spec's filter-level example gives `children_all` alone):
+ * every key optional, a missing one false.
+ */
+export const filterExtensionParamsSchema = z.object({
+  chidlrens_all: z.boolean().optional().describe('widen the given ids to their descendants (the spec spells it so)'),
+  children_all: z.boolean().optional().describe('accepted spelling of chidlrens_all'),
+  parents_all: z.boolean().default(false).describe('widen the given ids to their ancestors'),
+});
+
 export const filterSchema = z
   .object({
     field: z.string().min(1, 'filter field should not be empty'),
     value: z.unknown().optional(),
     filter_type: z.enum(FILTER_TYPES),
     negation: z.boolean().optional(),
-    extension_params: extensionParamsSchema.optional(),
+    extension_params: filterExtensionParamsSchema.optional(),
   })
   .meta({ id: 'SearchFilter' });
 

@@ -4,8 +4,12 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
 
-/** The CLI from source (tsx), so tests do not depend on a build. */
+/**
+ * The CLI from source (tsx), so tests do not depend on a build; RADAR_CLI_BUILT=1 runs the built
+ * one (out/main/cli.js), which starts faster (the long robustness runs start it hundreds of times).
+ */
 export function cliArgs(args: string[]): string[] {
+  if (process.env.RADAR_CLI_BUILT === '1') return [path.join(ROOT, 'out/main/cli.js'), ...args];
   return ['--import', 'tsx', path.join(ROOT, 'src-main/cli.ts'), ...args];
 }
 

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -30,10 +30,13 @@ import {
 import type { InstanceInfo, InstanceManager } from '../../instances/manager';
 import { TransferError } from '../../transfer/errors';
 import { prepareExport } from '../../transfer/export';
-import { importFiles, resolveKind } from '../../transfer/import';
+import { resolveKind } from '../../transfer/import';
+import { importInThread } from '../../transfer/import-thread';
 import { JobRegistry } from '../../transfer/jobs';
 import { checkpointFileOf, readCheckpoint, snapshot } from '../../transfer/snapshot';
+import { JsonDepthError, parseJson } from '../../../src-shared/json';
 import type { ApiDeps } from '../deps';
+import { sendError } from '../errors';
 import { CONSOLE_URL } from './console';
 import { frontLinkBase } from './public';
 import { errors } from './resources';
@@ -44,6 +47,20 @@ export interface TransferDeps {
 }
 
 const truthy = (v: string | undefined): boolean => v === '1' || v === 'true';
+
+const uploadTooLarge = (max: number): ApiError => new ApiError(413, `the upload is larger than ${max} bytes (the server's import limit)`);
+
+/** Passes bytes through until more than `max` have come: then fails with 413. */
+function sizeBound(max: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      seen += chunk.length;
+      if (seen > max) return cb(uploadTooLarge(max));
+      cb(null, chunk);
+    },
+  });
+}
 
 function slug(name: string): string {
   const s = name
@@ -88,16 +105,24 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
     await job.done;
     const v = job.view();
     if (v.state === 'done') return reply.code(200).send(v);
-    return reply.code(v.state === 'cancelled' ? 409 : 400).send({ error: v.error?.message ?? v.state, error_code: v.state === 'cancelled' ? 409 : 400 });
+    return sendError(reply, job.failureStatus(), v.error?.message ?? v.state);
   };
 
   // ------------------------------------------------------------------------------ import
   // The upload is not parsed: a scope of its own takes any content type as a raw stream.
+  // Its size is bounded by limits.importBytes: refused from Content-Length before a byte is read,
+  // and counted as it streams (a chunked upload has no Content-Length).
+  const maxUpload = app.limits.importBytes;
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+    scope.addContentTypeParser('*', (req, payload, done) => {
+      const announced = Number(req.headers['content-length']);
+      if (Number.isFinite(announced) && announced > maxUpload) return done(uploadTooLarge(maxUpload), undefined);
+      return done(null, payload);
+    });
     const z_ = scope.withTypeProvider<ZodTypeProvider>();
     z_.post(`${CONSOLE_URL}/import`, {
+      config: { streamBody: true },
       schema: {
         tags,
         summary: 'Import an uploaded file (JSON in any API shape, NDJSON, or a .zip of them) into an instance, or into a new local instance',
@@ -129,9 +154,10 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-upload-'));
         const file = path.join(dir, 'upload');
         try {
-          await pipeline(body, fs.createWriteStream(file));
+          await pipeline(body, sizeBound(maxUpload), fs.createWriteStream(file));
         } catch (e) {
           fs.rmSync(dir, { recursive: true, force: true });
+          if (e instanceof ApiError) throw e;
           throw badRequest(`the upload did not arrive whole: ${(e as Error).message}`);
         }
         if (fs.statSync(file).size === 0) {
@@ -150,10 +176,10 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
         const job = jobs.start('import', async (ctx) => {
           try {
             if (instance) ctx.setInstance(instance);
-            const summary = await importFiles(target, [file], {
-              labels: [label],
-              kind: qy.kind,
-              ignoreUnknown: truthy(qy.ignore_unknown),
+            const summary = await importInThread({
+              target,
+              paths: [file],
+              opts: { labels: [label], kind: qy.kind, ignoreUnknown: truthy(qy.ignore_unknown) },
               signal: ctx.signal,
               onProgress: (p) => ctx.progress({ phase: p.phase, records: p.records, bytes: p.bytes, total_bytes: p.totalBytes, file: p.file }),
             });
@@ -162,7 +188,7 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
                 const view = await o.manager.add({ kind: 'local', name: qy.new_instance, db_file: target });
                 ctx.setInstance({ id: view.id, name: view.name });
               } catch (e) {
-                throw new TransferError(`imported into ${target}, but the instance could not be added: ${(e as Error).message}`);
+                throw new TransferError(`imported into ${target}, but the instance could not be added: ${(e as Error).message}`, {}, e instanceof ApiError ? e.status : 400);
               }
             }
             return summary;
@@ -253,9 +279,9 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
       if (qy.search !== undefined) {
         let parsed: unknown;
         try {
-          parsed = JSON.parse(qy.search);
-        } catch {
-          throw badRequest('search should be a JSON search request');
+          parsed = parseJson(qy.search);
+        } catch (e) {
+          throw badRequest(e instanceof JsonDepthError ? `search: ${e.message}` : 'search should be a JSON search request');
         }
         const res = exportSearchSchema.safeParse(parsed);
         if (!res.success) {

@@ -4,9 +4,8 @@
 // two lanes, the console's (requests a browser makes) and every other client's, served in
 // turn: a script hammering the API cannot starve the console. Identical reads in flight on the
 // same data share one run. Readers above the first are stopped after a while without work.
-import fs from 'node:fs';
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../../workers/entry';
 import type { Store } from '../store';
 import { executeRead, fromFailure, type ReadTask } from './execute';
 import type { ReaderAnswer, ReaderRequest } from './reader';
@@ -38,16 +37,7 @@ interface Reader {
 }
 
 /** Where the reader thread's code is: beside the bundle when built, the source under tsx. */
-function readerEntry(): { file: string; eval: boolean } {
-  if (__filename.endsWith('.ts')) {
-    const source = path.join(__dirname, 'reader.ts');
-    return { file: `require('tsx/cjs'); require(${JSON.stringify(source)});`, eval: true };
-  }
-  for (const f of [path.join(__dirname, 'reader.js'), path.join(__dirname, '..', 'reader.js')]) {
-    if (fs.existsSync(f)) return { file: f, eval: false };
-  }
-  throw new Error('the reader thread (reader.js) is missing from the build');
-}
+const readerEntry = () => workerEntry(__filename, 'reader.ts', 'reader');
 
 export class ReaderPool {
   private readonly readers: Reader[] = [];
