@@ -1,8 +1,18 @@
+import fs from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 
 const r = (p: string) => resolve(__dirname, p);
+
+/** The API reference's renderer (Scalar's standalone bundle), copied beside the console: served at /reference/, never from a CDN. */
+const referenceBundle = {
+  name: 'radar-reference-bundle',
+  closeBundle() {
+    fs.mkdirSync(r('out/reference'), { recursive: true });
+    fs.copyFileSync(r('node_modules/@scalar/api-reference/dist/browser/standalone.js'), r('out/reference/scalar.js'));
+  },
+};
 
 export default defineConfig({
   main: {
@@ -16,6 +26,8 @@ export default defineConfig({
           cli: r('src-main/cli.ts'),
           reader: r('src-main/store/reader/reader.ts'),
           'import-worker': r('src-main/transfer/import-worker.ts'),
+          // the typed client scripts import as `radar-console/client` (its types: tsconfig.client.json)
+          client: r('src-shared/client/index.ts'),
         },
       },
     },
@@ -28,7 +40,7 @@ export default defineConfig({
   },
   renderer: {
     root: r('src-renderer'),
-    plugins: [react()],
+    plugins: [react(), referenceBundle],
     build: {
       outDir: r('out/renderer'),
       emptyOutDir: true,

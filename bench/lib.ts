@@ -4,6 +4,7 @@
 //
 // Benchmarks print figures and ratios against a baseline measured in the same process; they
 // quote medians and ratios because the machines are noisy. Nothing here asserts on time.
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -191,6 +192,26 @@ export const rssMiB = (): string => `${(process.memoryUsage().rss / 1048576).toF
 
 export function makeTempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A child process started with `args`, once it prints a line starting with `prefix` (JSON after it). */
+export function spawnReady<T>(args: string[], prefix: string): Promise<{ child: ChildProcess; info: T }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: path.resolve(__dirname, '..'), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not get ready: ${err}`)), 180_000);
+    child.stderr!.on('data', (c) => (err += c));
+    child.stdout!.on('data', (c) => {
+      out += c;
+      const line = out.split('\n').find((l) => l.startsWith(prefix));
+      if (line) {
+        clearTimeout(timer);
+        resolve({ child, info: JSON.parse(line.slice(prefix.length)) as T });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
+  });
 }
 
 /** Size of a SQLite database file with its -wal and -shm files. */

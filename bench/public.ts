@@ -10,7 +10,7 @@
 // is a separate process (the remotes, a proxy process adding a fixed network delay per remote as
 // a platform across a WAN answers, and the router); asking them in parallel should cost about
 // the slowest one.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { compileStandardQuery } from '../src-main/public/query';
@@ -37,6 +37,7 @@ import {
   red,
   rssMiB,
   since,
+  spawnReady,
   summarize,
   type Column,
   type Summary,
@@ -168,25 +169,6 @@ async function listOnMillion(): Promise<void> {
 
 // ------------------------------------------------------------------------------------------
 // Part 2: fan-out over 8 instances
-
-function spawnReady<T>(args: string[], prefix: string): Promise<{ child: ChildProcess; info: T }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not get ready: ${err}`)), 180_000);
-    child.stderr!.on('data', (c) => (err += c));
-    child.stdout!.on('data', (c) => {
-      out += c;
-      const line = out.split('\n').find((l) => l.startsWith(prefix));
-      if (line) {
-        clearTimeout(timer);
-        resolve({ child, info: JSON.parse(line.slice(prefix.length)) as T });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
-  });
-}
 
 const serveArgs = (db: string) => ['--import', 'tsx', path.join(ROOT, 'src-main/cli.ts'), 'serve', '--db', db, '--port', '0', '--routing-port', '0', '--api-key', API_KEY, '--seed', 'demo'];
 

@@ -38,8 +38,9 @@ export const MAIN_LAYERS = {
   public: ['store'],
   instances: ['store'],
   transfer: ['store', 'public', 'instances'],
-  server: ['store', 'public', 'instances', 'transfer', 'scan', 'config'],
-  cli: ['store', 'public', 'instances', 'transfer', 'scan', 'config', 'server'],
+  sync: ['store', 'instances', 'transfer'],
+  server: ['store', 'public', 'instances', 'transfer', 'sync', 'scan', 'config'],
+  cli: ['store', 'public', 'instances', 'transfer', 'sync', 'scan', 'config', 'server'],
 };
 const SQLITE_LAYERS = new Set(['store', 'transfer']);
 

@@ -12,10 +12,11 @@ import { importCommand } from './import';
 import { instanceCommand } from './instance';
 import { serveCommand } from './serve';
 import { snapshotCommand } from './snapshot';
+import { syncCommand } from './sync';
 import { tokenCommand } from './token';
 
 /** Every subcommand, in the order the help lists them. */
-const COMMANDS: (() => CommandUnknownOpts)[] = [serveCommand, tokenCommand, apiCommand, instanceCommand, importCommand, exportCommand, snapshotCommand];
+const COMMANDS: (() => CommandUnknownOpts)[] = [serveCommand, tokenCommand, apiCommand, instanceCommand, importCommand, exportCommand, snapshotCommand, syncCommand];
 
 const FOOTER = `
 Every command has its own help: radar-console <command> --help.

@@ -19,7 +19,7 @@ function remoteOf(opts: {
   caFile?: string;
   pin?: string;
   db?: string;
-}): SnapshotOptions['remote'] {
+}): Pick<SnapshotOptions, 'remote' | 'key'> {
   if (opts.instance !== undefined) {
     const ref = opts.instance;
     return withCatalog(opts.db, (catalog, file) => {
@@ -28,11 +28,15 @@ function remoteOf(opts: {
       const key = catalog.vault.get(found.row.id);
       if (!key) throw new CliError(`instance ${found.row.name} has no API key kept beside ${file}; add it again with --api-key`);
       return {
-        url: found.row.url!,
-        apiKey: key,
-        remoteInstanceId: found.row.remote_instance_id,
-        caFile: found.row.ca_file,
-        pinnedSha256: found.row.pinned_sha256,
+        remote: {
+          url: found.row.url!,
+          apiKey: key,
+          remoteInstanceId: found.row.remote_instance_id,
+          caFile: found.row.ca_file,
+          pinnedSha256: found.row.pinned_sha256,
+        },
+        // The snapshot remembers where the key is (the catalog's entry), never the key itself.
+        key: { store: catalog.vault.file, id: found.row.id },
       };
     });
   }
@@ -42,11 +46,13 @@ function remoteOf(opts: {
   if (!key) throw new UsageError('snapshot needs --api-key or --api-key-file');
   if (opts.caFile && !fs.existsSync(opts.caFile)) throw new UsageError(`--ca-file ${opts.caFile}: no such file`);
   return {
-    url: opts.url!.replace(/\/+$/, ''),
-    apiKey: key,
-    remoteInstanceId: opts.remoteInstanceId,
-    caFile: opts.caFile ? path.resolve(opts.caFile) : undefined,
-    pinnedSha256: opts.pin,
+    remote: {
+      url: opts.url!.replace(/\/+$/, ''),
+      apiKey: key,
+      remoteInstanceId: opts.remoteInstanceId,
+      caFile: opts.caFile ? path.resolve(opts.caFile) : undefined,
+      pinnedSha256: opts.pin,
+    },
   };
 }
 
@@ -74,7 +80,7 @@ export function snapshotCommand() {
     .option('--per-page <n>', 'records per page (default 500)', intIn(1, 1000))
     .action(async (opts) => {
       if (!!opts.url === !!opts.instance) throw new UsageError('snapshot needs either --url URL or --instance ID|NAME');
-      const remote = remoteOf(opts);
+      const { remote, key } = remoteOf(opts);
       const target = path.resolve(opts.out);
       const addName = opts.addInstance;
       if (addName) {
@@ -87,7 +93,7 @@ export function snapshotCommand() {
       let summary;
       try {
         summary = await cancellable((signal) =>
-          snapshot({ remote, target, perPage: opts.perPage, signal, onProgress: (p) => bar.update(p.records, p.total ?? p.records, p.records, p.phase) }),
+          snapshot({ remote, key, target, perPage: opts.perPage, signal, onProgress: (p) => bar.update(p.records, p.total ?? p.records, p.records, p.phase) }),
         );
       } catch (e) {
         bar.stop();

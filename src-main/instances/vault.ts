@@ -19,7 +19,8 @@ interface VaultFile {
 export class KeyVault {
   constructor(
     readonly file: string,
-    private readonly cipher?: KeyCipher,
+    /** Also used for the keys of snapshots' origins kept beside them. */
+    readonly cipher?: KeyCipher,
   ) {}
 
   private read(): VaultFile {

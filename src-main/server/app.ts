@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { InstanceManager } from '../instances/manager';
 import { registerConsole } from './routes/console';
+import { registerSync } from './routes/sync';
 import { registerTransfer } from './routes/transfer';
 import { registerApi, rewriteAliases } from './api';
 import { createBaseApp } from './base';
@@ -9,6 +10,7 @@ import type { Limits } from './limits';
 import type { ApiDeps } from './deps';
 import { registerOpenApi } from './openapi';
 import { installSecurity, type AuthConfig } from './security';
+import { isReferenceRequest, registerReference } from './reference';
 import { findRendererDir, isStaticRequest, registerStatic } from './static';
 
 export interface MainAppOptions {
@@ -17,17 +19,22 @@ export interface MainAppOptions {
   manager?: InstanceManager;
   rendererDir?: string;
   logger?: FastifyServerOptions['logger'];
+  /** The base URLs of the two ports (the document's servers). */
+  servers?: () => { main: string; routing: string };
   limits?: Partial<Limits>;
 }
 
 export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstance> {
   const app = createBaseApp({ logger: opts.logger, limits: opts.limits, rewriteUrl: (req) => rewriteAliases(req.url ?? '/') });
-  installSecurity(app, { ...opts.auth, isPublic: isStaticRequest });
-  await registerOpenApi(app, opts.deps.version);
+  installSecurity(app, { ...opts.auth, isPublic: (req) => isStaticRequest(req) || isReferenceRequest(req) });
+  registerOpenApi(app, { version: opts.deps.version, servers: opts.servers ?? (() => ({ main: 'http://127.0.0.1:9000', routing: 'http://127.0.0.1:9009' })) });
   registerApi(app, opts.deps);
   if (opts.manager) registerConsole(app, opts.manager);
   if (opts.manager) registerTransfer(app, { deps: opts.deps, manager: opts.manager });
-  await registerStatic(app, findRendererDir(opts.rendererDir));
+  if (opts.manager) registerSync(app, { deps: opts.deps, manager: opts.manager });
+  const rendererDir = findRendererDir(opts.rendererDir);
+  registerReference(app, rendererDir);
+  await registerStatic(app, rendererDir);
   await app.ready();
   return app;
 }

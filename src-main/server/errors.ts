@@ -20,9 +20,36 @@ type Issue = { instancePath?: string; message?: string; keyword?: string; params
 export const BUSY_RETRY_AFTER_S = 1;
 export const BUSY_TEXT = 'the database is busy (an import is writing to it); try again shortly';
 
+type ZodIssueLike = { code?: string; path?: (string | number)[]; message?: string; errors?: ZodIssueLike[][]; keys?: string[] };
+
+/**
+ * For a body of two styles (a union), the issue of the style the input came closest to: the
+ * branch whose first issue lies deepest, rather than a type mismatch at the union itself.
+ */
+function closestBranch(issue: Issue): Issue {
+  const branches = issue.keyword === 'invalid_union' ? (issue.params?.errors as ZodIssueLike[][] | undefined) : undefined;
+  if (!branches?.length) return issue;
+  // A type mismatch at the union itself says the input is not of that style at all; a missing
+  // field, that it barely is; anything else (an unknown key, a bad value inside) that it is.
+  const score = (b: ZodIssueLike[]) => {
+    const f = b[0];
+    if (!f) return -1;
+    const depth = f.path?.length ?? 0;
+    if (f.code === 'invalid_type' && /received undefined$/.test(f.message ?? '')) return 0.5;
+    if (f.code === 'invalid_type' && depth === 0) return 0;
+    return depth + 1;
+  };
+  const best = [...branches].sort((a, b) => score(b) - score(a))[0]!;
+  const f = best[0];
+  if (!f || score(best) <= 0) return issue;
+  const base = issue.instancePath && issue.instancePath !== '/' ? issue.instancePath : '';
+  const { code, path = [], message, ...params } = f;
+  return closestBranch({ keyword: code, message, params, instancePath: `${base}/${path.join('/')}`.replace(/\/$/, '') });
+}
+
 /** One readable line from the first validation issue: `path: message`, or the spec's text verbatim. */
 export function validationMessage(issues: readonly Issue[], context?: string): string {
-  const first = issues[0];
+  const first = issues[0] && closestBranch(issues[0]);
   if (!first) return ERR.badRequest;
   const msg = first.message ?? ERR.badRequest;
   if (VERBATIM_TEXTS.has(msg) || /^\S+ is required$/.test(msg)) return msg;

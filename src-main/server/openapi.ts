@@ -1,30 +1,30 @@
-// GET /openapi.json: an OpenAPI 3.1 document generated from the routes' zod schemas.
-import swagger from '@fastify/swagger';
+// GET /openapi.json: the OpenAPI 3.1 document of the API contract (src-shared/contract), made
+// on the first request and kept (made again only if the ports change). Like every route it needs
+// the key: tools fetch it with the `PgrApiKey` header (the reference page does).
 import type { FastifyInstance } from 'fastify';
-import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { consoleOperations } from '../../src-shared/contract/index';
+import { openApiDocument } from '../../src-shared/contract/openapi';
+import { DEMO_EXAMPLES } from '../../src-shared/contract/examples';
+import { serve } from './contract';
 
-export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Radar console local API',
-        version,
-        description:
-          'The platform APIs served over a local SQLite database: data management v2 (/cruddy/v2), agent management (/cm/api/v2), ' +
-          'public API v1 (/data/public/api/v1) and the master host\'s instance routing. Every non-2xx answer is {error, error_code}.',
-      },
-      components: {
-        securitySchemes: {
-          PgrApiKey: { type: 'apiKey', in: 'header', name: 'PgrApiKey' },
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        },
-      },
-      security: [{ PgrApiKey: [] }, { bearer: [] }],
-    },
-    transform: createJsonSchemaTransform({ schemaRegistry: z.globalRegistry, zodToJsonConfig: { target: 'draft-2020-12' } }),
-    transformObject: createJsonSchemaTransformObject({ schemaRegistry: z.globalRegistry }),
+export interface OpenApiOptions {
+  version: string;
+  /** The base URLs of the main and routing ports, known once they listen. */
+  servers: () => { main: string; routing: string };
+}
+
+export const OPENAPI_PATH = '/openapi.json';
+
+export function registerOpenApi(app: FastifyInstance, o: OpenApiOptions): void {
+  let text: string | undefined;
+  let forServers = '';
+  serve(app, consoleOperations().openapi, async (_req, reply) => {
+    const servers = o.servers();
+    const key = `${servers.main} ${servers.routing}`;
+    if (text === undefined || key !== forServers) {
+      text = JSON.stringify(openApiDocument({ version: o.version, servers, examples: DEMO_EXAMPLES }));
+      forServers = key;
+    }
+    return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(text);
   });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

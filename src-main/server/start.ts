@@ -125,7 +125,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
       internalHeaders: () => ({ pgrapikey: apiKey }),
     });
     catalog.main();
-    mainApp = await createMainApp({ deps, auth, manager, rendererDir: cfg.rendererDir, logger, limits });
+    mainApp = await createMainApp({ deps, auth, manager, rendererDir: cfg.rendererDir, logger, limits, servers: () => urls });
     const routingApp = await createRoutingApp({ manager, auth, logger, limits });
     await mainApp.listen({ host, port: cfg.port ?? 9000 });
     try {

@@ -96,6 +96,7 @@ export const MIGRATIONS: readonly Migration[] = [
         resolution TEXT CHECK (resolution IN ('mine')),
         error TEXT,
         attempts INTEGER NOT NULL DEFAULT 0,
+        sent TEXT,
         first_at TEXT NOT NULL,
         changed_at TEXT NOT NULL,
         user_id TEXT,

@@ -37,6 +37,8 @@ export interface OutboxRow {
   resolution: 'mine' | null;
   error: string | null;
   attempts: number;
+  /** The value of the last attempt to send this entry (JSON), kept until it is confirmed. */
+  sent: string | null;
   first_at: string;
   changed_at: string;
   user_id: string | null;

@@ -21,6 +21,8 @@ import { SignIn } from './SignIn';
 import { PublicBuilder } from './views/builders/PublicBuilder';
 import { SearchBuilder } from './views/builders/SearchBuilder';
 import { RiskDialog, StatusDialog } from './views/incidents/ChangeDialogs';
+import { ChangesView } from './views/changes/ChangesView';
+import { ChangesNavLink } from './views/changes/marks';
 import { IncidentsView } from './views/incidents/IncidentsView';
 import { RecordView, ResourceList, ResourcesIndex } from './views/resources/ResourceViews';
 
@@ -56,6 +58,7 @@ function Nav({ route }: { route: Route }) {
           {i.label}
         </a>
       ))}
+      <ChangesNavLink on={route.view === 'changes'} />
     </nav>
   );
 }
@@ -95,6 +98,8 @@ function Main({ route }: { route: Route }) {
       return <SearchBuilder />;
     case 'public':
       return <PublicBuilder />;
+    case 'changes':
+      return <ChangesView />;
   }
 }
 

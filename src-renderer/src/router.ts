@@ -8,7 +8,8 @@ export type Route =
   | { view: 'resource'; resource: string }
   | { view: 'record'; resource: string; id: string; instance?: string }
   | { view: 'search' }
-  | { view: 'public' };
+  | { view: 'public' }
+  | { view: 'changes' };
 
 /** front_link paths of the public API and the resources they name. */
 const LINK_RESOURCES: Record<string, string> = { findings: 'findings', assets: 'service_assets' };
@@ -32,6 +33,8 @@ export function parseRoute(hash: string): Route {
       return { view: 'search' };
     case 'public':
       return { view: 'public' };
+    case 'changes':
+      return { view: 'changes' };
     default:
       return { view: 'incidents' };
   }
@@ -52,6 +55,8 @@ export function hrefOf(r: Route): string {
       return '#/search';
     case 'public':
       return '#/public';
+    case 'changes':
+      return '#/changes';
   }
 }
 

@@ -86,11 +86,14 @@ export const dbFieldsSchema = z
   .strictObject(Object.fromEntries(Object.entries(DB_FIELDS).map(([name, [, kind]]) => [name, schemaFor(name, kind).optional()])))
   .meta({ id: 'ServiceAssetFindingDBFields' });
 
-/** The body may hold the fields directly or under `ServiceAssetFindingDBFields`. */
-export const createIncidentBodySchema = z.preprocess(
-  (v) => (v && typeof v === 'object' && !Array.isArray(v) && 'ServiceAssetFindingDBFields' in v ? (v as Record<string, unknown>).ServiceAssetFindingDBFields : v),
-  dbFieldsSchema,
-);
+/** The body holds the fields directly or under `ServiceAssetFindingDBFields`; both arrive as the fields. */
+export const createIncidentBodyOf = () =>
+  z
+    .xor([dbFieldsSchema.describe('the fields directly'), z.strictObject({ ServiceAssetFindingDBFields: dbFieldsSchema }).describe('the fields under ServiceAssetFindingDBFields')])
+    .transform((v) => ('ServiceAssetFindingDBFields' in v ? v.ServiceAssetFindingDBFields : v) as Record<string, unknown>)
+    .meta({ id: 'CreateIncidentRequest' });
+
+export const createIncidentBodySchema = createIncidentBodyOf();
 
 /** Snake-case incident values from validated DB fields, Go zero values dropped. */
 export function fromDbFields(body: Record<string, unknown>): Record<string, unknown> {

@@ -2,7 +2,7 @@
 // OpenAPI), and the record (OpenAPI, the renderer's types).
 import { z } from 'zod';
 import type { FieldDef, ResourceDef } from '../resources/types';
-import { fieldsOf, listRelationsOf, relationsOf } from '../resources/index';
+import { fieldsOf, getResource, listRelationsOf, relationsOf } from '../resources/index';
 import { dateSchema, timestampSchema, UUID_RE, uuidSchema } from './common';
 
 export const requiredMsg = (name: string) => (iss: { input?: unknown }) =>
@@ -105,8 +105,10 @@ export function updateSchemaOf(r: ResourceDef): z.ZodType<WriteBody & { id: stri
   >;
 }
 
-function outputFieldSchema(kind: string, jsonShape?: string): z.ZodType {
-  switch (kind) {
+function outputFieldSchema(f: { kind: string; jsonShape?: string; def?: FieldDef }): z.ZodType {
+  switch (f.kind) {
+    case 'uuid':
+      return z.string().meta({ format: 'uuid' });
     case 'int':
       return z.number().int();
     case 'number':
@@ -114,30 +116,81 @@ function outputFieldSchema(kind: string, jsonShape?: string): z.ZodType {
     case 'bool':
       return z.boolean();
     case 'json':
-      return jsonShape === 'array' ? z.array(z.unknown()) : z.record(z.string(), z.unknown());
+      if (f.def?.schema) return f.def.schema;
+      return f.jsonShape === 'array' ? z.array(z.unknown()) : z.record(z.string(), z.unknown());
     case 'timestamp':
-      return z.string().meta({ format: 'date-time' });
+      return z.string().meta({ format: 'date-time', example: '2023-12-20T00:00:01.652259Z' });
     default:
-      return z.string();
+      return f.def?.enum && !f.def.secret ? z.enum(f.def.enum as [string, ...string[]]) : z.string();
   }
 }
 
-/** The record as answered: every field (nullable), computed fields, loaded relations, `_relations`. */
-export function recordSchemaOf(r: ResourceDef): z.ZodType {
+/** Which fields a record variant carries: all of them, or the stored ones (no computed fields). */
+export type FieldSet = 'all' | 'stored';
+
+/** The fields of a record as answered, each present (null when empty, unless never null). */
+export function recordFieldsShape(r: ResourceDef, set: FieldSet): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const f of fieldsOf(r)) {
+    if (set === 'stored' && f.source === 'computed') continue;
+    let s = outputFieldSchema(f);
+    const text = f.def?.description ?? (f.source === 'computed' ? r.computed?.[f.name]?.description : undefined);
+    if (f.def?.secret) s = s.describe('write-only: answered as ********');
+    else if (text) s = s.describe(text);
+    shape[f.name] = f.def?.notNull || f.source === 'system' ? s : s.nullable();
+  }
+  return shape;
+}
+
+/** `_relations` of an answer: the identifiers of the has-many and many-to-many links asked for. */
+function relationIdsSchema(r: ResourceDef): z.ZodType {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name] of listRelationsOf(r)) shape[name] = z.array(z.string().meta({ format: 'uuid' })).optional();
+  return z.strictObject(shape).describe('identifiers of related entities, for the link kinds asked for');
+}
+
+/** Relations as loaded into an answer: objects for belongs-to links, lists otherwise; absent unless asked for. */
+function defineRelations(r: ResourceDef, shape: Record<string, z.ZodType>, target: (name: string) => z.ZodType): void {
+  for (const [name, rel] of relationsOf(r)) {
+    let memo: z.ZodType | undefined;
+    Object.defineProperty(shape, name, {
+      enumerable: true,
+      configurable: true,
+      get: () =>
+        (memo ??= (rel.kind === 'belongsTo' ? target(rel.target).nullable() : z.array(target(rel.target)))
+          .optional()
+          .describe(`related ${rel.target} (${rel.kind}), when loaded`)),
+    });
+  }
+}
+
+/**
+ * The record as answered by create, update and get: every field (computed ones included),
+ * the loaded relations (records of their targets) and `_relations`.
+ */
+export function recordSchemaOf(r: ResourceDef): z.ZodObject {
   return cached(`${r.name}:record`, () => {
-    const shape: Record<string, z.ZodType> = {};
-    for (const f of fieldsOf(r)) {
-      const base = outputFieldSchema(f.kind, f.jsonShape);
-      shape[f.name] = (f.def?.notNull || f.source === 'system' ? base : base.nullable()).optional();
-    }
-    for (const [name, rel] of relationsOf(r)) {
-      shape[name] = (rel.kind === 'belongsTo' ? z.record(z.string(), z.unknown()).nullable() : z.array(z.record(z.string(), z.unknown())))
-        .optional()
-        .describe(`related ${rel.target}, when loaded`);
-    }
-    shape._relations = z.record(z.string(), z.array(z.string())).optional().describe('identifiers of related entities, when asked');
-    return z.object(shape).meta({ id: recordSchemaId(r) });
+    const shape = recordFieldsShape(r, 'all');
+    defineRelations(r, shape, (t) => recordSchemaOf(getResource(t)));
+    if (listRelationsOf(r).length) shape._relations = relationIdsSchema(r).optional();
+    return z.strictObject(shape).meta({ id: recordSchemaId(r), description: `${r.title.en}: a record as answered` });
   });
+}
+
+/** A search result item: the record with only the fields asked for (include_fields / exclude_fields). */
+export function partialRecordSchemaOf(r: ResourceDef): z.ZodObject {
+  return cached(`${r.name}:partial`, () =>
+    recordSchemaOf(r)
+      .partial()
+      .meta({ id: `${recordSchemaId(r)}Partial`, description: `${r.title.en}: a search result (the fields asked for by include_fields / exclude_fields)` }),
+  );
+}
+
+/** The record's stored fields only, as the public API nests related records. */
+export function storedRecordSchemaOf(r: ResourceDef): z.ZodObject {
+  return cached(`${r.name}:stored`, () =>
+    z.strictObject(recordFieldsShape(r, 'stored')).meta({ id: `${recordSchemaId(r)}Stored`, description: `${r.title.en}: the stored fields of a record` }),
+  );
 }
 
 export function recordSchemaId(r: ResourceDef): string {

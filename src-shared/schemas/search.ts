@@ -82,38 +82,87 @@ export function emptySearch(limit = 50, offset = 0): SearchRequest {
 }
 
 export const groupRequestSchema = z.object({
-  group_field: z.string().optional(),
-  filters: z.array(filterSchema).optional(),
+  group_field: z.string().optional().describe('the field whose values are counted'),
+  filters: z.array(filterSchema).optional().describe('count among the records these search filters match'),
 });
+
+export const groupAnswerSchema = z
+  .strictObject({
+    items: z.array(
+      z.strictObject({
+        value: z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())]).describe("a value of the field (null: records without one)"),
+        count: z.number().int(),
+      }),
+    ),
+  })
+  .meta({ id: 'GroupAnswer', description: 'record counts per value of the field, the most frequent first' });
 
 export const idsSchema = z.array(z.string()).min(1, 'ids should not be empty');
 
-export const massDeleteSchema = z.object({ ids: idsSchema });
+export const massDeleteSchema = z.object({ ids: idsSchema }).meta({ id: 'MassDeleteRequest' });
 
-export const massUpdateSchema = z.object({
-  ids: idsSchema,
-  field: z.string().optional().describe('style 1: one field set on each object, per-object results'),
-  value: z.unknown().optional(),
-  fields: z.record(z.string(), z.unknown()).optional().describe('style 2: several fields, all-or-nothing'),
+/** mass_update's two styles (contract.md §2): one field per object with per-object codes, or several fields all or nothing. */
+export const massUpdateFieldSchema = z
+  .strictObject({
+    ids: idsSchema,
+    field: z.string().describe('the field set on each object'),
+    value: z.unknown().optional().describe('its new value (absent: null)'),
+  })
+  .describe('style 1: one field set on each object, a result code per object');
+
+export const massUpdateFieldsSchema = z
+  .strictObject({
+    ids: idsSchema,
+    fields: z.record(z.string(), z.unknown()).describe('field → new value'),
+  })
+  .describe('style 2: several fields set on every object in one transaction (all or nothing)');
+
+export const massUpdateSchema = z.xor([massUpdateFieldSchema, massUpdateFieldsSchema]).meta({ id: 'MassUpdateRequest' });
+export type MassUpdateRequest = z.infer<typeof massUpdateSchema>;
+
+export const deleteAllSchema = z
+  .object({ filters: z.array(filterSchema).optional().describe('the search filters (absent: every record)') })
+  .nullish()
+  .meta({ id: 'DeleteAllRequest' });
+
+export const massResultsSchema = z
+  .strictObject({
+    results: z.array(
+      z.strictObject({
+        id: z.string(),
+        error_code: z.number().int().describe('0 ok, 11001 related data, 11002 storage error, 11003 nothing affected, 12012 not a uuid'),
+      }),
+    ),
+  })
+  .meta({ id: 'MassResults', description: 'a result code per id, in the order given' });
+
+export const listSchema = (item: z.ZodType) => z.strictObject({ items: z.array(item), total: z.number().int().describe('the number of all matches') });
+
+const metaFieldSchema = z.strictObject({
+  name: z.string(),
+  type: z.enum(['uuid', 'string', 'integer', 'float', 'boolean', 'timestamp', 'date', 'json']),
+  filters: z.array(z.enum(FILTER_TYPES)).describe('filter types the field takes'),
+  required: z.boolean(),
+  unique: z.boolean(),
+  read_only: z.boolean(),
+  enum: z.array(z.string()).optional(),
+  ref: z.string().optional().describe('the resource this field refers to'),
+  max_length: z.number().int().optional(),
+  min: z.number().optional(),
+  max: z.number().optional(),
+  description: z.string().optional(),
 });
-
-export const deleteAllSchema = z.object({ filters: z.array(filterSchema).optional() }).nullish();
-
-export const massResultsSchema = z.object({
-  results: z.array(z.object({ id: z.string(), error_code: z.number().int() })),
-});
-
-export const listSchema = (item: z.ZodType) => z.object({ items: z.array(item), total: z.number().int() });
 
 export const metaSchema = z
-  .looseObject({
+  .strictObject({
     name: z.string(),
-    fields: z.array(
-      z.looseObject({ name: z.string(), type: z.string(), filters: z.array(z.string()), required: z.boolean(), unique: z.boolean(), read_only: z.boolean() }),
-    ),
+    title: z.strictObject({ en: z.string(), ru: z.string() }),
+    label: z.string().describe('the field used as a label in lists'),
+    fields: z.array(metaFieldSchema),
     actions: z.array(z.string()),
-    instance_actions: z.array(z.object({ action: z.string(), params: z.array(z.string()) })),
-    relations: z.array(z.string()),
-    links: z.array(z.object({ name: z.string(), kind: z.string(), target: z.string() })),
+    instance_actions: z.array(z.strictObject({ action: z.string(), params: z.array(z.string()) })),
+    relations: z.array(z.string()).describe('the links `relations` may load'),
+    links: z.array(z.strictObject({ name: z.string(), kind: z.enum(['belongsTo', 'hasMany', 'manyToMany']), target: z.string() })),
+    tree: z.strictObject({ parent: z.string() }).nullable().describe('tree resources: the parent field'),
   })
   .meta({ id: 'ResourceMeta' });

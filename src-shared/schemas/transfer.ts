@@ -39,25 +39,31 @@ const exportCommon = {
   delimiter: z.enum(CSV_DELIMITERS).optional().describe('CSV field separator (default ,)'),
 };
 
-/** POST /console/v1/export */
+const exportFile = {
+  columns: z.array(z.string().min(1)).min(1).optional().describe('fields to export, in this order (default: every field)'),
+  bom: z.boolean().optional().describe('CSV: start with a UTF-8 byte-order mark (default true, for spreadsheets)'),
+  with_references: z
+    .boolean()
+    .optional()
+    .describe('JSON and NDJSON: each record carries the records it refers to (an incident its finding type, asset and last occurrence), so the file imports into a fresh database'),
+};
+
+/** POST /console/v1/export: its two sources, a v2 search request or public standard filters. */
 export const exportRequestSchema = z
-  .strictObject({
-    ...exportCommon,
-    search: exportSearchSchema.optional().describe('v2 search request: the answer shape is {items,total}'),
-    query: z
-      .string()
-      .optional()
-      .describe('public API standard filters as a query string (status=in,new,closed&order=-risklevel): the answer shape is {objects,total}'),
-    columns: z.array(z.string().min(1)).min(1).optional().describe('fields to export, in this order (default: every field)'),
-    bom: z.boolean().optional().describe('CSV: start with a UTF-8 byte-order mark (default true, for spreadsheets)'),
-    with_references: z
-      .boolean()
-      .optional()
-      .describe('JSON and NDJSON: each record carries the records it refers to (an incident its finding type, asset and last occurrence), so the file imports into a fresh database'),
-  })
-  .refine((v) => !(v.search && v.query !== undefined), { message: 'give either search or query, not both', path: ['query'] })
+  .xor([
+    z
+      .strictObject({ ...exportCommon, search: exportSearchSchema.optional().describe('v2 search request (absent: every record)'), ...exportFile })
+      .describe('records a v2 search request matches: the JSON answer is {items,total}'),
+    z
+      .strictObject({
+        ...exportCommon,
+        query: z.string().describe('public API standard filters as a query string (status=in,new,closed&order=-risklevel)'),
+        ...exportFile,
+      })
+      .describe('records public standard filters match: the JSON answer is {objects,total}'),
+  ])
   .meta({ id: 'ExportRequest' });
-export type ExportRequest = z.infer<typeof exportRequestSchema>;
+export type ExportRequest = z.infer<typeof exportRequestSchema> & { search?: ExportSearch; query?: string };
 
 /** GET /console/v1/export: the same as query parameters (search as JSON text, columns comma-separated). */
 export const exportQuerySchema = z.strictObject({
@@ -158,6 +164,7 @@ export const snapshotSummarySchema = z
     pages: z.number().int(),
     counts: z.record(z.string(), z.number().int()).describe('records per resource in the snapshot'),
     status_changes: z.string().describe('copied, or why they could not be'),
+    related: z.record(z.string(), z.string()).optional().describe('custom_fields, messages, custom_field_values: copied, or why they could not be'),
     cleared_references: z.record(z.string(), z.number().int()),
     ignored_fields: z.record(z.string(), z.number().int()),
     ms: z.number(),

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer, type ServerConfig } from '../../src-main/server/start';
 import { emptySearch } from '../../src-shared/schemas/search';
+import { ContractCheck } from './contract-check';
 
 export const TEST_KEY = 'test-api-key-0123456789';
 
@@ -14,19 +15,31 @@ export interface CallResult<T = any> {
   text: string;
 }
 
+/**
+ * Every answer `call` receives is checked against the served OpenAPI document (see
+ * contract-check.ts); a mismatch fails the call, so any test that meets one fails. A test that
+ * sends what is meant to be off the contract to something that is not this server passes
+ * `{ check: false }`.
+ */
+export interface CallOptions {
+  check?: boolean;
+}
+
 export interface TestServer extends RunningServer {
   dir: string;
-  call<T = any>(method: string, urlPath: string, body?: unknown, headers?: Record<string, string>, base?: string): Promise<CallResult<T>>;
+  call<T = any>(method: string, urlPath: string, body?: unknown, headers?: Record<string, string>, base?: string, opts?: CallOptions): Promise<CallResult<T>>;
   stop(): Promise<void>;
 }
 
 export async function startTestServer(cfg: Partial<ServerConfig> = {}): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-test-'));
   const server = await startServer({ db: path.join(dir, 'test.sqlite'), port: 0, routingPort: 0, apiKey: TEST_KEY, seed: 'none', ...cfg });
+  // Made before the first call, so that no call a test times pays for it.
+  await contractOf(server);
   return {
     ...server,
     dir,
-    async call(method, urlPath, body, headers = {}, base = server.main) {
+    async call(method, urlPath, body, headers = {}, base = server.main, opts = {}) {
       const h: Record<string, string> = { PgrApiKey: TEST_KEY, 'Content-Type': 'application/json', ...headers };
       for (const [k, v] of Object.entries(h)) if (v === '') delete h[k];
       const res = await fetch(base + urlPath, { method, headers: h, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
@@ -37,6 +50,17 @@ export async function startTestServer(cfg: Partial<ServerConfig> = {}): Promise<
       } catch {
         parsed = text;
       }
+      if (opts.check !== false && (base === server.main || base === server.routing)) {
+        const contract = await contractOf(server);
+        const ours = async () => {
+          const list = await fetch(`${server.main}/console/v1/instances`, { headers: { PgrApiKey: server.apiKey } });
+          const views = (await list.json()) as { id: string; kind: string }[];
+          const local = new Set(views.filter((v) => v.kind !== 'remote').map((v) => v.id));
+          return (id: string) => local.has(id);
+        };
+        const problems = await contract.check(method.toUpperCase(), urlPath, res.status, res.headers.get('content-type'), text === '' ? undefined : parsed, base === server.routing, ours);
+        if (problems.length) throw new Error(`the answer does not match /openapi.json:\n  ${problems.join('\n  ')}\nbody: ${text.slice(0, 600)}`);
+      }
       return { status: res.status, headers: res.headers, body: parsed as any, text };
     },
     async stop() {
@@ -44,6 +68,14 @@ export async function startTestServer(cfg: Partial<ServerConfig> = {}): Promise<
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The served document, loaded into the answer checker once per process. */
+function contractOf(server: RunningServer): Promise<ContractCheck> {
+  return ContractCheck.load(async () => {
+    const doc = await fetch(`${server.main}/openapi.json`, { headers: { PgrApiKey: server.apiKey } });
+    return (await doc.json()) as Record<string, unknown>;
+  });
 }
 
 /** The search request with every part empty; override what a test needs. */

@@ -63,7 +63,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 describe('the packed package', () => {
   it('holds the command and the built code, and nothing of the sources or tests', () => {
     const listed = execFileSync('tar', ['tzf', path.join(tmp, tarball)], { encoding: 'utf8' }).split('\n').filter(Boolean);
-    for (const f of ['package/bin/radar-console.js', 'package/out/main/cli.js', 'package/out/renderer/index.html', 'package/README.md', 'package/package.json']) expect(listed).toContain(f);
+    for (const f of ['package/bin/radar-console.js', 'package/out/main/cli.js', 'package/out/main/client.js', 'package/out/types/src-shared/client/index.d.ts', 'package/out/renderer/index.html', 'package/README.md', 'package/package.json']) expect(listed).toContain(f);
     expect(listed.filter((f) => /^package\/(src-|test\/|bench\/|node_modules\/)/.test(f))).toEqual([]);
   });
 
@@ -77,6 +77,34 @@ describe('the packed package', () => {
     expect(r.stdout).toContain('Usage: radar-console [options] [command]');
     for (const c of ['serve', 'token', 'api', 'instance', 'import', 'export', 'snapshot']) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
   });
+
+  it('exports the typed client with its types: a TypeScript script of the installing project type-checks against them', () => {
+    fs.writeFileSync(
+      path.join(app, 'script.ts'),
+      [
+        "import { createClient, RadarApiError, type ApiRecord } from 'radar-console/client';",
+        "const radar = createClient({ url: 'http://127.0.0.1:9000', apiKey: 'key' });",
+        'export async function main(): Promise<number> {',
+        "  const page = await radar.public.incidents({ status: 'eq,new' });",
+        '  const total: number = page.total;',
+        "  const rec: ApiRecord = await radar.resource('rules').get('6f1c1b8e-2f0f-4a44-9a39-000000000000');",
+        "  await radar.public.updateStatus(rec.id, 'closed');",
+        '  return total + (new RadarApiError(404, "not found", null).status);',
+        '}',
+      ].join('\n'),
+    );
+    fs.writeFileSync(
+      path.join(app, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ['script.ts'] }),
+    );
+    const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: app, env, encoding: 'utf8', timeout: 120_000 });
+    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+    // A wrong status is a type error: the types are the contract's, not `any`.
+    fs.writeFileSync(path.join(app, 'script.ts'), fs.readFileSync(path.join(app, 'script.ts'), 'utf8').replace("'closed'", "'done'"));
+    const wrong = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: app, env, encoding: 'utf8', timeout: 120_000 });
+    expect(wrong.status).not.toBe(0);
+    expect(wrong.stdout).toContain('"done"');
+  }, 240_000);
 
   it('npx radar-console serve --help lists the flags; a bad flag exits 2', () => {
     const help = run('npx', ['radar-console', 'serve', '--help']);
@@ -113,9 +141,32 @@ describe('the packed package', () => {
       const page = await fetch(`${ready.main}/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<div id="root">');
-      const api = run(path.join(app, 'node_modules/.bin/radar-console'), ['api', '/tenancy/instance/list', '--db', db]);
+      const bin = path.join(app, 'node_modules/.bin/radar-console');
+      const api = run(bin, ['api', '/tenancy/instance/list', '--db', db]);
       expect(api.code, api.stderr).toBe(0);
       expect(JSON.parse(api.stdout)[0]).toMatchObject({ name: 'Main', url: ready.main });
+      // export and import (the import runs on a worker thread: its code must be in the package)
+      const file = path.join(app, 'new.ndjson');
+      const exported = run(bin, ['export', '--db', db, '--resource', 'incidents', '--query', 'status=in,new', '--with-references', '--format', 'ndjson', '--out', file]);
+      expect(exported.code, exported.stderr).toBe(0);
+      const imported = run(bin, ['import', '--db', path.join(app, 'review.sqlite'), file]);
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(JSON.parse(imported.stdout).resources.service_asset_findings.inserted).toBeGreaterThan(0);
+      // A script of the installing project imports the typed client, as the README shows.
+      fs.writeFileSync(
+        path.join(app, 'use-client.mjs'),
+        [
+          "import { createClient } from 'radar-console/client';",
+          'const radar = createClient({ url: process.env.RADAR_URL, apiKey: process.env.RADAR_API_KEY });',
+          "const page = await radar.public.incidents({ status: 'in,new,assigned_customer', order: '-risklevel', per_page: 3 });",
+          'console.log(JSON.stringify({ total: page.total, first: page.objects[0].status }));',
+        ].join('\n'),
+      );
+      const used = spawnSync(process.execPath, ['use-client.mjs'], { cwd: app, env: { ...env, RADAR_URL: ready.main, RADAR_API_KEY: ready.apiKey }, encoding: 'utf8', timeout: 60_000 });
+      expect(used.status, used.stderr).toBe(0);
+      const result = JSON.parse(used.stdout) as { total: number; first: string };
+      expect(result.total).toBeGreaterThan(0);
+      expect(['new', 'assigned_customer']).toContain(result.first);
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');

@@ -168,7 +168,7 @@ describe('snapshot', () => {
     const out = path.join(tmp, 'snap-full.sqlite');
     const res = await runCli(['snapshot', '--url', server.main, '--api-key', TEST_KEY, '--out', out, '--add-instance', 'Офлайн', '--db', main, '--per-page', '100']);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr).toMatch(/snapshot of http:\/\/127\.0\.0\.1:\d+ complete in .*: findings 40, service_assets 60, service_asset_findings 400, occurrences \d+, service_asset_finding_status_changes 930; status changes: copied; added as instance "Офлайн"/);
+    expect(res.stderr).toMatch(/snapshot of http:\/\/127\.0\.0\.1:\d+ complete in .*: findings 40, service_assets 60, service_asset_findings 400, occurrences \d+, service_asset_finding_status_changes 930, custom_fields 6, custom_field_values 87, messages 90; status changes: copied; added as instance "Офлайн"/);
     const db = new Database(main, { readonly: true });
     const rows = db.prepare('SELECT name, kind, db_file FROM console_instances').all();
     db.close();

@@ -323,6 +323,30 @@ describe('snapshot', () => {
     expect(table(file, R('occurrences'))).toEqual(table(src.db, R('occurrences'), { where: 'service_asset_finding_id IS NOT NULL' }));
     expect(table(file, R('service_assets'), { omit: ['responsible_group_id'] })).toEqual(table(src.db, R('service_assets'), { omit: ['responsible_group_id'] }));
     expect(res.body.summary.cleared_references['service_assets.responsible_group_id']).toBeGreaterThan(0);
+    // Messages, custom fields and their values come too, for the offline triage to push back.
+    expect(res.body.summary.related).toEqual({ custom_fields: 'copied', messages: 'copied', custom_field_values: 'copied' });
+    for (const r of ['custom_fields', 'messages', 'custom_field_values']) {
+      const where = r === 'custom_fields' ? undefined : 'service_asset_finding_id IS NOT NULL';
+      const omit: string[] = [];
+      expect(table(file, R(r), { omit }), r).toEqual(table(src.db, R(r), { where, omit }));
+    }
+    // The origin is remembered, its key kept in a key store beside the snapshot, never in it.
+    const db = new Database(file, { readonly: true });
+    try {
+      const origin = db.prepare('SELECT * FROM sync_origin').get() as Record<string, unknown>;
+      expect(origin).toMatchObject({ url: src.main, key_store: `${file}.instance-keys.json`, key_id: 'origin' });
+      expect(JSON.stringify(db.prepare('SELECT * FROM sync_origin').all())).not.toContain(TEST_KEY);
+      // The origin's version of each record copied, and where the first pull starts.
+      const versions = db.prepare('SELECT resource, COUNT(*) AS n FROM sync_remote GROUP BY resource').all() as { resource: string; n: number }[];
+      expect(Object.fromEntries(versions.map((v) => [v.resource, v.n]))).toMatchObject({ service_asset_findings: 400, findings: 40, service_asset_finding_status_changes: 930 });
+      const newest = (src.store.get1(`SELECT MAX(updated_at) AS m FROM service_asset_findings`) as { m: string }).m;
+      expect(db.prepare(`SELECT updated_at FROM sync_cursors WHERE list = 'incidents'`).pluck().get()).toBe(newest);
+      expect(db.prepare('SELECT COUNT(*) FROM sync_outbox').pluck().get()).toBe(0);
+    } finally {
+      db.close();
+    }
+    expect(JSON.parse(fs.readFileSync(`${file}.instance-keys.json`, 'utf8')).keys.origin).toEqual({ cipher: 'plain', value: TEST_KEY });
+    expect(fs.statSync(`${file}.instance-keys.json`).mode & 0o077).toBe(0);
     const again = await snap({ url: src.main, db_file: 'snap-a.sqlite' });
     expect(again.status).toBe(409);
   });
@@ -344,9 +368,18 @@ describe('snapshot', () => {
       expect(resumed.status, resumed.text).toBe(200);
       expect(resumed.body.summary.resumed).toBe(true);
       const a = path.join(dst.dir, 'snap-a.sqlite');
-      for (const r of ['findings', 'service_assets', 'service_asset_findings', 'occurrences', 'service_asset_finding_status_changes']) {
+      for (const r of ['findings', 'service_assets', 'service_asset_findings', 'occurrences', 'service_asset_finding_status_changes', 'custom_fields', 'messages', 'custom_field_values']) {
         expect(table(file, R(r)), r).toEqual(table(a, R(r)));
       }
+      const versions = (f: string) => {
+        const db = new Database(f, { readonly: true });
+        try {
+          return db.prepare('SELECT * FROM sync_remote ORDER BY resource, id').all();
+        } finally {
+          db.close();
+        }
+      };
+      expect(versions(file)).toEqual(versions(a));
     } finally {
       await p.close();
     }
@@ -380,6 +413,7 @@ describe('snapshot', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/refused the API key \(HTTP 401\)/);
     expect(fs.existsSync(path.join(dst.dir, 'snap-d.sqlite'))).toBe(false);
+    expect(fs.existsSync(path.join(dst.dir, 'snap-d.sqlite.instance-keys.json'))).toBe(false);
     expect((await dst.call('POST', '/console/v1/snapshot', { url: src.main })).status).toBe(400);
     expect((await dst.call('POST', '/console/v1/snapshot', { instance: 'Main' })).status).toBe(400);
   });

@@ -3,62 +3,52 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { scanOperations } from '../../../src-shared/contract/index';
 import { badRequest, ERR } from '../../../src-shared/errors';
-import { scanRequestSchema, scanResultSchema } from '../../../src-shared/schemas/named';
 import { nowTs } from '../../../src-shared/time';
 import { probeAll, SERVICE_NAMES } from '../../scan/probe';
+import { serve } from '../contract';
 import type { ApiDeps } from '../deps';
-import { errors } from './resources';
 
-export function registerScan(app: FastifyInstance, paths: readonly string[], deps: ApiDeps): void {
-  for (const url of paths) {
-    app.withTypeProvider<ZodTypeProvider>().post(url, {
-      schema: {
-        tags: ['sonar'],
-        summary: 'Discover services on addresses by TCP connect probes of the configured ports',
-        body: scanRequestSchema,
-        response: { 200: z.object({ _: z.array(scanResultSchema) }), ...errors(400, 401, 500) },
-      },
-      handler: async (req) => {
-        const ips = req.body?.ips;
-        if (!ips || ips.length === 0) throw badRequest(ERR.emptyIps);
-        if (ips.some((ip) => ip.trim() === '')) throw badRequest(ERR.emptyIp);
-        const hosts = [...new Set(ips.map((ip) => ip.trim()))];
-        const valid = hosts.filter((ip) => net.isIP(ip) !== 0);
-        const states = await probeAll(valid, deps.scan);
-        const store = deps.store();
-        const at = nowTs();
-        const results = hosts.map((ip) => {
-          const family = net.isIP(ip);
-          const ni = store.get1<{ id: string; mac: string | null; os: string | null }>(
-            `SELECT id, mac, os FROM network_interfaces WHERE ip = ? ORDER BY _rid LIMIT 1`,
-            [ip],
-          );
-          const base = { ipv4: family === 4 ? ip : '', ipv6: family === 6 ? ip : '', mac: ni?.mac ?? '', os: ni?.os ?? '' };
-          if (family === 0) return { ...base, services: [], error_code: 400, error: `invalid IP address: ${ip}` };
-          const skipped = deps.scan.ports.filter((p) => states.get(`${ip}|${p}`) === 'skipped').length;
-          const services = deps.scan.ports
-            .filter((p) => states.get(`${ip}|${p}`) === 'open')
-            .map((port) => ({
-              id: crypto.randomUUID(),
-              created_at: at,
-              updated_at: at,
-              network_interface_id: ni?.id ?? '',
-              port,
-              status: 'open',
-              type: 'tcp',
-              name: SERVICE_NAMES[port] ?? '',
-              version: '',
-              cpe: '',
-            }));
-          return skipped
-            ? { ...base, services, error_code: 504, error: `scan time budget exceeded: ${skipped} of ${deps.scan.ports.length} ports not probed` }
-            : { ...base, services, error_code: 0, error: '' };
-        });
-        return { _: results };
-      },
+export function registerScan(app: FastifyInstance, deps: ApiDeps): void {
+  for (const op of scanOperations()) {
+    serve(app, op, async (req) => {
+      const ips = req.body?.ips;
+      if (!ips || ips.length === 0) throw badRequest(ERR.emptyIps);
+      if (ips.some((ip) => ip.trim() === '')) throw badRequest(ERR.emptyIp);
+      const hosts = [...new Set(ips.map((ip) => ip.trim()))];
+      const valid = hosts.filter((ip) => net.isIP(ip) !== 0);
+      const states = await probeAll(valid, deps.scan);
+      const store = deps.store();
+      const at = nowTs();
+      const results = hosts.map((ip) => {
+        const family = net.isIP(ip);
+        const ni = store.get1<{ id: string; mac: string | null; os: string | null }>(
+          `SELECT id, mac, os FROM network_interfaces WHERE ip = ? ORDER BY _rid LIMIT 1`,
+          [ip],
+        );
+        const base = { ipv4: family === 4 ? ip : '', ipv6: family === 6 ? ip : '', mac: ni?.mac ?? '', os: ni?.os ?? '' };
+        if (family === 0) return { ...base, services: [], error_code: 400, error: `invalid IP address: ${ip}` };
+        const skipped = deps.scan.ports.filter((p) => states.get(`${ip}|${p}`) === 'skipped').length;
+        const services = deps.scan.ports
+          .filter((p) => states.get(`${ip}|${p}`) === 'open')
+          .map((port) => ({
+            id: crypto.randomUUID(),
+            created_at: at,
+            updated_at: at,
+            network_interface_id: ni?.id ?? '',
+            port,
+            status: 'open',
+            type: 'tcp',
+            name: SERVICE_NAMES[port] ?? '',
+            version: '',
+            cpe: '',
+          }));
+        return skipped
+          ? { ...base, services, error_code: 504, error: `scan time budget exceeded: ${skipped} of ${deps.scan.ports.length} ports not probed` }
+          : { ...base, services, error_code: 0, error: '' };
+      });
+      return { _: results };
     });
   }
 }

@@ -15,18 +15,9 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { consoleOperations } from '../../../src-shared/contract/index';
 import { ApiError, badRequest, conflict, notFound } from '../../../src-shared/errors';
-import {
-  exportQuerySchema,
-  exportRequestSchema,
-  exportSearchSchema,
-  importQuerySchema,
-  jobSchema,
-  snapshotRequestSchema,
-  type ExportRequest,
-} from '../../../src-shared/schemas/transfer';
+import { exportSearchSchema, type ExportRequest } from '../../../src-shared/schemas/transfer';
 import type { InstanceInfo, InstanceManager } from '../../instances/manager';
 import { TransferError } from '../../transfer/errors';
 import { prepareExport } from '../../transfer/export';
@@ -34,12 +25,12 @@ import { resolveKind } from '../../transfer/import';
 import { importInThread } from '../../transfer/import-thread';
 import { JobRegistry } from '../../transfer/jobs';
 import { checkpointFileOf, readCheckpoint, snapshot } from '../../transfer/snapshot';
+import { serve } from '../contract';
 import { JsonDepthError, parseJson } from '../../../src-shared/json';
 import type { ApiDeps } from '../deps';
 import { sendError } from '../errors';
 import { CONSOLE_URL } from './console';
 import { frontLinkBase } from './public';
-import { errors } from './resources';
 
 export interface TransferDeps {
   deps: ApiDeps;
@@ -76,7 +67,7 @@ const stamp = (): string => new Date().toISOString().replace(/[-:]/g, '').replac
 export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
   const jobs = new JobRegistry();
   app.addHook('onClose', async () => jobs.close());
-  const tags = ['console'];
+  const ops = consoleOperations();
 
   const mainFile = (): string => {
     const db = o.deps.store().db;
@@ -120,16 +111,7 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
       if (Number.isFinite(announced) && announced > maxUpload) return done(uploadTooLarge(maxUpload), undefined);
       return done(null, payload);
     });
-    const z_ = scope.withTypeProvider<ZodTypeProvider>();
-    z_.post(`${CONSOLE_URL}/import`, {
-      config: { streamBody: true },
-      schema: {
-        tags,
-        summary: 'Import an uploaded file (JSON in any API shape, NDJSON, or a .zip of them) into an instance, or into a new local instance',
-        querystring: importQuerySchema,
-        response: { 200: jobSchema, 202: jobSchema, ...errors(400, 401, 404, 409, 500) },
-      },
-      handler: async (req, reply) => {
+    serve(scope, ops.import, async (req, reply) => {
         const qy = req.query;
         if (qy.instance && qy.new_instance) throw badRequest('give either instance or new_instance, not both');
         try {
@@ -204,33 +186,23 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
         }
         return answerJob(reply, job, truthy(qy.wait));
       },
-    });
+      { config: { streamBody: true } },
+    );
   });
 
   // ------------------------------------------------------------------------------ jobs
-  const z_ = app.withTypeProvider<ZodTypeProvider>();
-  const idParams = z.object({ id: z.string() });
-  z_.get(`${CONSOLE_URL}/jobs`, {
-    schema: { tags, summary: 'Import and snapshot jobs, newest first', response: { 200: z.array(jobSchema), ...errors(401, 500) } },
-    handler: async () => jobs.list(),
+  serve(app, ops.jobs_list, async () => jobs.list());
+  serve(app, ops.jobs_get, async (req) => {
+    const job = jobs.get(req.params.id);
+    if (!job) throw notFound();
+    return job.view();
   });
-  z_.get(`${CONSOLE_URL}/jobs/:id`, {
-    schema: { tags, summary: 'Progress of a job (records, bytes, rate, ETA) and its summary or error', params: idParams, response: { 200: jobSchema, ...errors(401, 404, 500) } },
-    handler: async (req) => {
-      const job = jobs.get(req.params.id);
-      if (!job) throw notFound();
-      return job.view();
-    },
-  });
-  z_.delete(`${CONSOLE_URL}/jobs/:id`, {
-    schema: { tags, summary: 'Cancel a job: an import rolls back; a snapshot keeps its finished pages and can be resumed', params: idParams, response: { 200: jobSchema, ...errors(401, 404, 500) } },
-    handler: async (req) => {
-      const job = jobs.get(req.params.id);
-      if (!job) throw notFound();
-      job.cancel();
-      await Promise.race([job.done, new Promise((r) => setTimeout(r, 10_000).unref())]);
-      return job.view();
-    },
+  serve(app, ops.jobs_cancel, async (req) => {
+    const job = jobs.get(req.params.id);
+    if (!job) throw notFound();
+    job.cancel();
+    await Promise.race([job.done, new Promise((r) => setTimeout(r, 10_000).unref())]);
+    return job.view();
   });
 
   // ------------------------------------------------------------------------------ export
@@ -266,14 +238,8 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
       .header('cache-control', 'no-store')
       .send(stream);
   };
-  const exportResponse = { 200: z.string().describe('the file: JSON, NDJSON or CSV'), ...errors(400, 401, 404, 500) };
-  z_.post(`${CONSOLE_URL}/export`, {
-    schema: { tags, summary: 'Export a list or search result (the API filters) as JSON in the API shape, NDJSON or CSV; streamed', body: exportRequestSchema, response: exportResponse },
-    handler: async (req, reply) => runExport(req, reply, req.body),
-  });
-  z_.get(`${CONSOLE_URL}/export`, {
-    schema: { tags, summary: 'The same export as a link: search as JSON text, columns comma-separated', querystring: exportQuerySchema, response: exportResponse },
-    handler: async (req, reply) => {
+  serve(app, ops.export, async (req, reply) => runExport(req, reply, req.body));
+  serve(app, ops.export_link, async (req, reply) => {
       const qy = req.query;
       let search: ExportRequest['search'];
       if (qy.search !== undefined) {
@@ -305,21 +271,14 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
         bom: qy.bom === undefined ? undefined : truthy(qy.bom),
         with_references: qy.with_references === undefined ? undefined : truthy(qy.with_references),
       });
-    },
   });
 
   // ------------------------------------------------------------------------------ snapshot
-  z_.post(`${CONSOLE_URL}/snapshot`, {
-    schema: {
-      tags,
-      summary: "Copy a remote platform's finding types, assets and incidents (with occurrences and status changes) into a new local database; resumable",
-      body: snapshotRequestSchema,
-      querystring: z.object({ wait: z.enum(['true', 'false', '1', '0']).optional() }),
-      response: { 200: jobSchema, 202: jobSchema, ...errors(400, 401, 404, 409, 500) },
-    },
-    handler: async (req, reply) => {
+  serve(app, ops.snapshot, async (req, reply) => {
       const b = req.body;
       let remote: { url: string; apiKey: string; remoteInstanceId?: string | null; caFile?: string | null; pinnedSha256?: string | null; timeoutMs?: number };
+      // The snapshot remembers where the origin's key is: the catalog's entry, or its own key store.
+      let key: { store: string; id: string } | undefined;
       if (b.instance) {
         const info = findInstance(b.instance);
         if (info.kind !== 'remote') throw badRequest(`${info.name} is not a remote instance`);
@@ -327,6 +286,7 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
         const apiKey = o.manager.catalog.vault.get(row.id);
         if (!apiKey) throw badRequest(`instance ${row.name} has no API key`);
         remote = { url: row.url!, apiKey, remoteInstanceId: row.remote_instance_id, caFile: row.ca_file, pinnedSha256: row.pinned_sha256, ...(row.timeout_ms ? { timeoutMs: Math.max(row.timeout_ms, 30_000) } : {}) };
+        key = { store: o.manager.catalog.vault.file, id: row.id };
       } else {
         if (b.ca_file && !fs.existsSync(b.ca_file)) throw badRequest(`ca_file ${b.ca_file} does not exist`);
         remote = { url: b.url!.replace(/\/+$/, ''), apiKey: b.api_key!, remoteInstanceId: b.remote_instance_id, caFile: b.ca_file, pinnedSha256: b.pinned_sha256 };
@@ -349,6 +309,8 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
           remote,
           target,
           perPage: b.per_page,
+          key,
+          cipher: o.manager.catalog.vault.cipher,
           signal: ctx.signal,
           onProgress: (p) => ctx.progress({ phase: p.phase, records: p.records, file: checkpointFileOf(target), fraction: p.total ? p.records / p.total : null }),
         });
@@ -360,6 +322,5 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
         return summary;
       });
       return answerJob(reply, job, truthy(req.query.wait));
-    },
   });
 }

@@ -199,6 +199,7 @@ export const ACTIONS: readonly Action[] = [
   { id: 'go.resources', label: 'actions.goResources', group: 'go', keys: ['Alt+2'], global: true, enabled: signedIn, run: go({ view: 'resources' }) },
   { id: 'go.search', label: 'actions.goSearch', group: 'go', keys: ['Alt+3'], global: true, enabled: signedIn, run: go({ view: 'search' }) },
   { id: 'go.public', label: 'actions.goPublic', group: 'go', keys: ['Alt+4'], global: true, enabled: signedIn, run: go({ view: 'public' }) },
+  { id: 'go.reference', label: 'actions.goReference', group: 'go', keys: ['Alt+5'], global: true, enabled: signedIn, run: () => window.location.assign('./reference/') },
   {
     id: 'app.import',
     label: 'actions.import',

@@ -6,6 +6,7 @@ import { formatNumber } from '../i18n/format';
 import { useInstances } from '../state/instances';
 import { HealthDot } from './Badges';
 import { Popover } from './Popover';
+import { SyncCount } from '../views/changes/marks';
 
 const HEALTH_EVERY_MS = 60_000;
 
@@ -37,6 +38,7 @@ export function InstanceSwitcher() {
         <>
           <HealthDot ok={currentOk} title={currentHealth} />
           <span className="instance-name">{name}</span>
+          {current && <SyncCount instanceId={current.id} compact />}
           <span className="caret" aria-hidden="true">
             ▾
           </span>
@@ -91,6 +93,7 @@ export function InstanceSwitcher() {
                   <HealthDot ok={health[i.id]?.ok} title={healthText(i.id)} />
                   <span className="instance-name">{i.name}</span>
                   <span className="tag">{t(`instances.kind.${i.kind}`)}</span>
+                  <SyncCount instanceId={i.id} />
                   <span className="muted">{healthText(i.id)}</span>
                 </li>
               );

@@ -4,6 +4,7 @@ import { riskBand } from '../../../../src-shared/resources/fields';
 import { RiskPill, StatusPill } from '../../components/Badges';
 import type { ColumnSpec } from '../../components/DataTable';
 import { LabelCell } from '../../components/Label';
+import { PendingMark } from '../changes/marks';
 import type { Row } from '../../data/source';
 import type { Lang } from '../../i18n';
 import { formatDateTime, formatNumber } from '../../i18n/format';
@@ -44,7 +45,12 @@ export function incidentColumns(t: TFunction, lang: Lang, withInstance: boolean)
       size: 380,
       minSize: 120,
       sortable: true,
-      render: (r) => <span className="cell-title">{text(r.title) || <span className="muted">{t('incidents.untitled')}</span>}</span>,
+      render: (r) => (
+        <span className="cell-title">
+          <PendingMark instanceId={r._instance.id} id={text(r.id)} />
+          {text(r.title) || <span className="muted">{t('incidents.untitled')}</span>}
+        </span>
+      ),
       title: (r) => text(r.title),
     },
     {

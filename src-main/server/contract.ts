@@ -1,0 +1,61 @@
+// Routes from the API contract: each operation registered once, with its declared schemas
+// validating the request (zod, through fastify-type-provider-zod) and typing the handler.
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { z } from 'zod';
+import { routerPath, type OperationDef } from '../../src-shared/contract/operation';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The contract's operation a route serves. */
+    operationId?: string;
+  }
+}
+
+type In<S> = S extends z.ZodType ? z.output<S> : unknown;
+
+export type OperationRequest<O extends OperationDef> = FastifyRequest<{
+  Params: In<O['params']>;
+  Querystring: In<O['query']>;
+  Headers: In<O['headers']>;
+  Body: In<O['body']>;
+}>;
+
+export type OperationHandler<O extends OperationDef> = (req: OperationRequest<O>, reply: FastifyReply) => Promise<unknown>;
+
+export interface ServeOptions {
+  /** Runs before validation (checks whose texts the spec fixes). */
+  preValidation?: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** The last path parameter takes the rest of the path, slashes included (`{path}` → `*`). */
+  wildcard?: string;
+  /** Route config besides the operationId (e.g. `streamBody`). */
+  config?: Record<string, unknown>;
+}
+
+/**
+ * Registers `op` on `app`. Inside a plugin registered with a prefix, the prefix is taken off the
+ * declared path (the plugin adds it back).
+ */
+export function serve<O extends OperationDef>(app: FastifyInstance, op: O, handler: OperationHandler<O>, o: ServeOptions = {}): void {
+  const prefix = app.prefix ?? '';
+  if (!op.path.startsWith(prefix)) throw new Error(`${op.operationId}: ${op.path} is not under ${prefix}`);
+  let url = routerPath(op.path.slice(prefix.length));
+  if (o.wildcard) url = url.replace(`:${o.wildcard}`, '*');
+  app.route({
+    method: op.method,
+    url,
+    schema: {
+      ...(op.params && !o.wildcard ? { params: op.params } : {}),
+      ...(op.query ? { querystring: op.query } : {}),
+      ...(op.headers ? { headers: op.headers } : {}),
+      ...(op.body && !op.bodyContent ? { body: op.body } : {}),
+    },
+    config: { ...o.config, operationId: op.operationId },
+    ...(o.preValidation ? { preValidation: o.preValidation } : {}),
+    handler: handler as unknown as RouteHandlerMethod,
+  });
+}
+
+/** Registers `fn` as a plugin under `prefix` (the routes inside declare their full paths). */
+export function underPrefix(app: FastifyInstance, prefix: string, fn: (scope: FastifyInstance) => void): void {
+  void app.register(async (scope) => fn(scope), { prefix });
+}

@@ -1,0 +1,103 @@
+// The API contract's vocabulary: one declaration per HTTP operation (method, path, schemas of
+// every part of the request and of each answer, operationId, words for people). The server
+// registers its routes from these, the OpenAPI document and the typed client derive from them.
+import { z } from 'zod';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** Where an API lives: the prefix its paths start with (the server registers each as a plugin). */
+export const API_BASES = {
+  v2: '/cruddy/v2',
+  cm: '/cm/api/v2',
+  public: '/data/public/api/v1',
+  console: '/console/v1',
+} as const;
+
+/** An answer with a body in media types other than JSON, or with none. */
+export interface MediaAnswer {
+  description: string;
+  /** Media type → schema of the body; absent: no body. */
+  content?: Record<string, z.ZodType>;
+  /** Response headers worth naming. */
+  headers?: Record<string, { description: string; schema: z.ZodType }>;
+}
+
+export type Answer = z.ZodType | MediaAnswer;
+
+export const isMediaAnswer = (a: Answer): a is MediaAnswer => !(a instanceof z.ZodType);
+
+/** A request and its answer, taken from the demo data (the server answers it so on a demo database). */
+export interface OperationExample {
+  summary?: string;
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: unknown;
+  status: number;
+  answer?: unknown;
+  /** The answer's media type, when it is not JSON. */
+  mediaType?: string;
+}
+
+export interface OperationDef {
+  /** Stable, unique: `<resource or area>.<operation>`, e.g. `service_asset_findings.search`. */
+  operationId: string;
+  method: HttpMethod;
+  /** The path as OpenAPI writes it, parameters in braces: `/cruddy/v2/rules/{id}`. */
+  path: string;
+  tag: string;
+  summary: string;
+  description: string;
+  params?: z.ZodObject;
+  query?: z.ZodType;
+  headers?: z.ZodObject;
+  body?: z.ZodType;
+  /** The body in other media types than application/json (an upload); replaces `body` in the document. */
+  bodyContent?: Record<string, z.ZodType>;
+  /** Whether a body must be sent (default: when `body` is not optional). */
+  bodyRequired?: boolean;
+  responses: Readonly<Record<number, Answer>>;
+  /** Documented and served, but by the server's rewrite of another operation's path (aliases). */
+  aliasOf?: string;
+  /** Servers other than the main port that serve this operation. */
+  servers?: readonly ('main' | 'routing')[];
+  deprecated?: boolean;
+  example?: OperationExample;
+}
+
+/** Keeps the literal types of a declaration (so handlers and the client are typed by it). */
+export const defineOperation = <const T extends OperationDef>(op: T): T => op;
+
+/** The path as a router writes it: `{id}` becomes `:id`. */
+export const routerPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
+
+/** Fills a path's parameters (encoded). */
+export function fillPath(path: string, params: Record<string, string> = {}): string {
+  return path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const v = params[name];
+    if (v === undefined) throw new Error(`path parameter ${name} is missing`);
+    return encodeURIComponent(v);
+  });
+}
+
+/** `service_asset_findings` → `ServiceAssetFindings` (schema names). */
+export const pascal = (name: string): string =>
+  name
+    .split(/[_\s-]+/)
+    .filter(Boolean)
+    .map((p) => p[0]!.toUpperCase() + p.slice(1))
+    .join('');
+
+/** A factory run once (declarations with named schemas must exist once: names are unique). */
+export function once<T>(make: () => T): () => T {
+  let v: T | undefined;
+  let made = false;
+  return () => {
+    if (!made) {
+      v = make();
+      made = true;
+    }
+    return v as T;
+  };
+}

@@ -1,0 +1,32 @@
+// The records a snapshot copies from its origin and a pull keeps up to date, in reference order
+// (incidents point at finding types and assets; status changes, messages and custom field
+// values at incidents).
+export const PUBLIC_API = '/data/public/api/v1';
+export const V2 = '/cruddy/v2';
+
+export interface OriginList {
+  /** Key of the list in the snapshot's checkpoint and in sync_cursors. */
+  key: string;
+  resource: string;
+  /** The public API list the snapshot pages through (with its nested records). */
+  publicPath?: string;
+  /** Copied by the snapshot for each page of incidents, through this reference. */
+  relatedBy?: string;
+  /** Relations a pull loads with each record (nested records, as the public list has them). */
+  load?: readonly string[];
+}
+
+export const ORIGIN_LISTS: readonly OriginList[] = [
+  { key: 'findings', resource: 'findings', publicPath: 'findings' },
+  { key: 'service_assets', resource: 'service_assets', publicPath: 'serviceAssets' },
+  { key: 'custom_fields', resource: 'custom_fields' },
+  { key: 'incidents', resource: 'service_asset_findings', publicPath: 'incidents', load: ['occurrences'] },
+  { key: 'status_changes', resource: 'service_asset_finding_status_changes', relatedBy: 'service_asset_finding_id' },
+  { key: 'messages', resource: 'messages', relatedBy: 'service_asset_finding_id' },
+  { key: 'custom_field_values', resource: 'custom_field_values', relatedBy: 'service_asset_finding_id' },
+];
+
+export const searchPath = (resource: string): string => `${V2}/${resource}/search`;
+
+/** Answers of a remote that has no such operation: the list is skipped and the summary says so. */
+export const UNAVAILABLE = new Set([404, 405, 501]);
