@@ -18,6 +18,8 @@ import { startServer } from '../src-main/server/start';
 const OUT = path.resolve(__dirname, '../src-shared/contract/examples.json');
 const KEY = 'demo-key-0123456789';
 const USER = '7d1f4c2a-3b5e-4f60-9a71-8c2d3e4f5a6b';
+/** The snapshot instance of the examples (console.snapshot), which the sync examples work on. */
+const SNAPSHOT = 'Снимок';
 
 /** A uuid made from a name, so the examples are the same on every run. */
 function idFor(name: string): string {
@@ -46,6 +48,15 @@ async function main(): Promise<void> {
   const srv = await startServer({ db: path.join(dir, 'radar.sqlite'), ...ports, apiKey: KEY, seed: 'demo', scan: { ports: [], timeoutMs: 100, budgetMs: 1000 } });
   const examples: Record<string, OperationExample> = {};
   const send = async (op: OperationDef, input: Input): Promise<OperationExample> => {
+    for (const step of input.before ?? []) {
+      const res = await fetch(`${srv.main}${step.path}`, {
+        method: step.method,
+        headers: { PgrApiKey: KEY, ...(step.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...step.headers },
+        body: step.body === undefined ? undefined : JSON.stringify(step.body),
+      });
+      if (res.status >= 300) throw new Error(`${op.operationId}: the scene's ${step.method} ${step.path} answered ${res.status} ${(await res.text()).slice(0, 300)}`);
+      await res.arrayBuffer().catch(() => undefined);
+    }
     const qs = new URLSearchParams(input.query ?? {}).toString();
     const url = `${srv.main}${fillPath(op.path, input.params)}${qs ? `?${qs}` : ''}`.replace('%2F', '/');
     const raw = typeof input.body === 'string';
@@ -85,8 +96,8 @@ async function main(): Promise<void> {
   const enumField = (r: ResourceDef) => Object.entries(r.fields).find(([, d]) => d.enum)?.[0] ?? r.label;
 
   const mainId = srv.manager.list().find((i) => i.kind === 'main')?.id;
-  const later: [OperationDef, () => Input][] = [];
-  const last: [OperationDef, () => Input][] = [];
+  const later: [OperationDef, () => Input | Promise<Input>][] = [];
+  const last: [OperationDef, () => Input | Promise<Input>][] = [];
   let jobId = '';
   let instanceId = '';
 
@@ -247,13 +258,71 @@ async function main(): Promise<void> {
         await send(op, { query: { resource: 'findings', format: 'csv', columns: 'display_id,title,type' } });
         break;
       case 'console.snapshot':
-        later.push([op, () => ({ query: { wait: '1' }, body: { url: srv.main, api_key: KEY, name: 'Снимок', per_page: 500 } })]);
+        later.push([op, () => ({ query: { wait: '1' }, body: { url: srv.main, api_key: KEY, name: SNAPSHOT, per_page: 500 } })]);
+        break;
+      // The snapshot of this server (console.snapshot, above) triaged offline: a status changed
+      // and a note changed both there and here (a conflict at the push), pushed, pulled, resolved.
+      case 'console.sync.list':
+        later.push([
+          op,
+          () => {
+            const [a, b] = store.all<{ id: string }>(`SELECT id FROM service_asset_findings WHERE status = 'new' ORDER BY display_id LIMIT 2`);
+            const snapshotId = srv.manager.list().find((i) => i.name === SNAPSHOT)!.id;
+            const offline = { PgrSelectedInstance: snapshotId };
+            return {
+              before: [
+                { method: 'PUT', path: '/console/v1/route/data/public/api/v1/incidents/update/status', headers: offline, body: { id: a!.id, status: 'working_customer' } },
+                { method: 'PUT', path: '/console/v1/route/cruddy/v2/service_asset_findings/update', headers: offline, body: { id: b!.id, internal_note: 'Клиент подтвердил плановые работы' } },
+                { method: 'PUT', path: '/cruddy/v2/service_asset_findings/update', body: { id: b!.id, internal_note: 'Ждём ответа клиента' } },
+              ],
+            };
+          },
+        ]);
+        break;
+      case 'console.sync.status':
+      case 'console.sync.cancel':
+        later.push([op, () => ({ params: { instance: SNAPSHOT } })]);
+        break;
+      case 'console.sync.entries':
+        later.push([op, () => ({ params: { instance: SNAPSHOT }, query: { state: 'pending', limit: '20' } })]);
+        break;
+      case 'console.sync.records':
+        later.push([op, () => ({ params: { instance: SNAPSHOT }, query: { resource: 'service_asset_findings' } })]);
+        break;
+      case 'console.sync.push':
+      case 'console.sync.pull':
+        later.push([op, () => ({ params: { instance: SNAPSHOT }, query: { wait: '1' }, ...(op.operationId === 'console.sync.push' ? { body: {} } : {}) })]);
+        break;
+      case 'console.sync.resolve':
+        later.push([
+          op,
+          async () => {
+            const res = await fetch(`${srv.main}/console/v1/sync/${encodeURIComponent(SNAPSHOT)}/entries?state=conflict`, { headers: { PgrApiKey: KEY } });
+            const conflict = ((await res.json()) as { items: { seq: number }[] }).items[0];
+            if (!conflict) throw new Error('the push of the examples left no conflict to resolve');
+            return { params: { instance: SNAPSHOT }, body: { entries: [conflict.seq], take: 'theirs' } };
+          },
+        ]);
+        break;
+      case 'console.sync.discard':
+        later.push([
+          op,
+          () => {
+            const [a] = store.all<{ id: string }>(`SELECT id FROM service_asset_findings WHERE status = 'new' ORDER BY display_id LIMIT 1`);
+            const snapshotId = srv.manager.list().find((i) => i.name === SNAPSHOT)!.id;
+            return {
+              before: [{ method: 'PUT', path: '/console/v1/route/data/public/api/v1/incidents/update/critical', headers: { PgrSelectedInstance: snapshotId }, body: { id: a!.id, risklevel: 8.1 } }],
+              params: { instance: SNAPSHOT },
+              body: {},
+            };
+          },
+        ]);
         break;
       default:
         throw new Error(`no example for ${op.operationId}`);
     }
   }
-  for (const [op, input] of [...later, ...last]) await send(op, input());
+  for (const [op, input] of [...later, ...last]) await send(op, await input());
   const doc = examples['openapi.document'];
   if (doc?.answer) {
     const d = doc.answer as { paths: Record<string, unknown> };

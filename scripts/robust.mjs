@@ -4,6 +4,7 @@
 //   100 kills with kill -9: 50 during imports, 50 during mass operations   (KILL_RUNS per scenario)
 //   200 clients writing for 60 s, then kill -9 and every acknowledged write checked   (LOAD_CLIENTS, LOAD_SECONDS)
 //   the import-freeze test (100,000 rows imported while the server is asked)
+//   the sync kill tests (kill -9 during a bulk change of a snapshot and during a push)
 // The server under test is the built one (out/main/cli.js, built first): it starts in well under
 // a second, which a hundred restarts need. Each variable above may be set to change the size.
 import { spawn, spawnSync } from 'node:child_process';
@@ -22,7 +23,7 @@ console.log('▶ build');
 const build = spawnSync('npx', ['electron-vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const files = ['test/http/fuzz.test.ts', 'test/http/kill.test.ts', 'test/http/load.test.ts', 'test/http/import-freeze.test.ts'];
+const files = ['test/http/fuzz.test.ts', 'test/http/kill.test.ts', 'test/http/load.test.ts', 'test/http/import-freeze.test.ts', 'test/http/sync-kill.test.ts'];
 console.log(`▶ vitest ${files.join(' ')} (FUZZ_RUNS=${env.FUZZ_RUNS} KILL_RUNS=${env.KILL_RUNS} LOAD_CLIENTS=${env.LOAD_CLIENTS} LOAD_SECONDS=${env.LOAD_SECONDS})`);
 const started = Date.now();
 const child = spawn('npx', ['vitest', 'run', '--no-file-parallelism', ...files], { env, stdio: ['ignore', 'pipe', 'inherit'] });

@@ -24,7 +24,7 @@ import { planOf } from '../transfer/validate';
 import { counts } from './entries';
 import { SyncError } from './errors';
 import { Ledger } from './ledger';
-import { ORIGIN_LISTS, searchPath, type OriginList } from '../../src-shared/sync/lists';
+import { BEFORE_ANY, ORIGIN_LISTS, searchPath, type OriginList } from '../../src-shared/sync/lists';
 import { justAfter, OriginApi, type Rec } from './origin-api';
 import { RemoteVersions, remoteTs } from '../store/origin';
 import { acquireLock, originClient } from './origin';
@@ -47,7 +47,6 @@ export interface PullOptions {
   deletions?: boolean;
 }
 
-const FLOOR = '0001-01-01T00:00:00.000000Z';
 const IDS_PAGE = 10_000;
 const MAX_REPORTED = 100;
 
@@ -175,7 +174,7 @@ class Applier {
 /** Pages one list by updated_at from its cursor; answers the number of records received. */
 async function pullList(api: OriginApi, applier: Applier, list: OriginList, pageSize: number, opts: PullOptions): Promise<void> {
   const versions = new RemoteVersions(applier.session.db);
-  let lower = versions.cursor(list.key) ?? FLOOR;
+  let lower = versions.cursor(list.key) ?? BEFORE_ANY;
   let skip = new Set<string>();
   let done = 0;
   let total: number | null = null;

@@ -29,7 +29,7 @@ import { nowTs } from '../../src-shared/time';
 import { callJson, type JsonAnswer } from '../instances/remote-json';
 import { RemoteClient, RemoteError, type RemoteConfig } from '../instances/remote';
 import { KeyVault, vaultFileFor, type KeyCipher } from '../instances/vault';
-import { ORIGIN_LISTS, PUBLIC_API, searchPath, UNAVAILABLE, type OriginList } from '../../src-shared/sync/lists';
+import { BEFORE_ANY, ORIGIN_LISTS, PUBLIC_API, searchPath, UNAVAILABLE, type OriginList } from '../../src-shared/sync/lists';
 import { RemoteVersions, remoteTs, setOrigin } from '../store/origin';
 import { CancelledError, TransferError } from './errors';
 import { removeDbFiles } from './import';
@@ -145,7 +145,6 @@ class Remote {
 
 /** The origin's newest updated_at in a list, before it is read (the first pull starts there). */
 async function newestOf(remote: Remote, list: OriginList): Promise<string> {
-  const floor = '0001-01-01T00:00:00.000000Z';
   let res: JsonAnswer;
   let rec: unknown;
   if (list.publicPath) {
@@ -155,8 +154,8 @@ async function newestOf(remote: Remote, list: OriginList): Promise<string> {
     res = await remote.json('POST', searchPath(list.resource), { ...emptySearch(1, 0), include_fields: ['id', 'updated_at'], ordering: [{ field: 'updated_at', direction: 'desc' }] });
     rec = isObject(res.body) && Array.isArray(res.body.items) ? res.body.items[0] : undefined;
   }
-  if (res.status !== 200) return floor;
-  return (isObject(rec) && remoteTs(rec.updated_at)) || floor;
+  if (res.status !== 200) return BEFORE_ANY;
+  return (isObject(rec) && remoteTs(rec.updated_at)) || BEFORE_ANY;
 }
 
 /** Copies the remote's lists into `target`, resuming an interrupted run. */

@@ -7,6 +7,7 @@ import { NAMED_OVERRIDES, namedOperations, scanOperations } from './named';
 import { API_BASES, type OperationDef } from './operation';
 import { publicOperations } from './public';
 import { GENERIC_OPS, resourceOperations, type GenericOp } from './resources';
+import { syncOperations } from './sync';
 
 export * from './operation';
 export { NAMED_OVERRIDES } from './named';
@@ -47,7 +48,7 @@ function aliasOf(op: OperationDef): OperationDef {
 
 let all: OperationDef[] | undefined;
 
-/** Every operation, in the order of the document: resources, named endpoints, public API, console, aliases. */
+/** Every operation, in the order of the document: resources, named endpoints, public API, console, sync, aliases. */
 export function operations(): readonly OperationDef[] {
   if (all) return all;
   const named = Object.values(namedOperations()) as OperationDef[];
@@ -61,6 +62,7 @@ export function operations(): readonly OperationDef[] {
   list.push(...scanOperations());
   list.push(...(Object.values(publicOperations()) as OperationDef[]));
   list.push(...(Object.values(consoleOperations()) as OperationDef[]));
+  list.push(...(Object.values(syncOperations()) as OperationDef[]));
   list.push(...list.filter((op) => op.path.startsWith(`${API_BASES.v2}/${VENDOR_ALIAS.ours}`)).map(aliasOf));
   const ids = new Set<string>();
   for (const op of list) {
@@ -75,4 +77,4 @@ export function findOperation(operationId: string): OperationDef | undefined {
   return operations().find((op) => op.operationId === operationId);
 }
 
-export { consoleOperations, namedOperations, publicOperations, scanOperations };
+export { consoleOperations, namedOperations, publicOperations, scanOperations, syncOperations };

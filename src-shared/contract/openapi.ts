@@ -156,6 +156,7 @@ const TAG_TEXTS: Record<string, string> = {
     'Multi-instance routing. The routing port (the second server) serves every path of the main port: with the header PgrSelectedInstance the answer is a one-element array holding the instance’s answer under `data`; without it every instance is asked and the array has an element per instance. /console/v1/route/{path} is the same on the main origin.',
   console: 'The console’s own API: instances, their health, incident aggregates.',
   transfer: 'Import, export and snapshot, with jobs that report progress.',
+  sync: 'Offline triage that goes back to the platform: for each snapshot instance, its outbox of local changes, push and pull with the origin, conflicts resolved per field.',
   reference: 'The API’s own description: this document.',
   'logmule_go aliases': 'The vendor’s names of the correlation resources (`logmule_go_*`), served as aliases of `engine_go_*`: the same operations.',
 };

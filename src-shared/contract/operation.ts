@@ -38,6 +38,19 @@ export interface OperationExample {
   answer?: unknown;
   /** The answer's media type, when it is not JSON. */
   mediaType?: string;
+  /**
+   * Requests sent first to set the scene, each answered 2xx (e.g. changes made offline in a
+   * snapshot before its push); part of the replay, not of the document.
+   */
+  before?: ExampleStep[];
+}
+
+/** A request of an example's scene: a path of the main port (with its query), sent as is. */
+export interface ExampleStep {
+  method: HttpMethod;
+  path: string;
+  headers?: Record<string, string>;
+  body?: unknown;
 }
 
 export interface OperationDef {

@@ -14,10 +14,10 @@ const jsonValue = z.unknown().describe('any JSON value');
 export const outboxEntrySchema = z
   .object({
     seq: z.number().int().describe('the entry number, in the order of the first change'),
-    resource: z.string(),
-    record_id: z.string(),
+    resource: z.string().describe('the resource of the record, e.g. `service_asset_findings`'),
+    record_id: z.string().describe("the record's id (the same here and on the origin)"),
     label: z.string().nullable().describe("the record's label (an incident's title, ...) when it still exists here"),
-    op: z.enum(ENTRY_OPS),
+    op: z.enum(ENTRY_OPS).describe('update: a field changed; create: a record made here (a message); delete: a record deleted here'),
     field: z.string().describe("the field changed; '' for a record created or deleted here; `_relations.<name>` for a link list"),
     before: jsonValue.describe('the value as copied from the origin (null for a create)'),
     after: jsonValue.describe('the value here now (the whole record for a create, null for a delete)'),
@@ -26,20 +26,20 @@ export const outboxEntrySchema = z
     theirs_at: z.string().nullable().describe("conflict: the origin record's updated_at"),
     resolution: z.enum(['mine']).nullable().describe('mine: push this value over the conflicting one'),
     error: z.string().nullable().describe("failed: the origin's error"),
-    attempts: z.number().int(),
-    changed_at: z.string(),
-    user_id: z.string().nullable(),
+    attempts: z.number().int().describe('pushes that tried to send it'),
+    changed_at: z.string().describe('when it was last changed here'),
+    user_id: z.string().nullable().describe('who changed it last (the user of the request), when known'),
   })
   .meta({ id: 'SyncEntry' });
 export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
 
 export const syncCountsSchema = z
   .object({
-    pending: z.number().int(),
-    sending: z.number().int(),
-    conflict: z.number().int(),
-    failed: z.number().int(),
-    total: z.number().int(),
+    pending: z.number().int().describe('waiting for the next push'),
+    sending: z.number().int().describe('sent by a push that stopped before the origin confirmed them'),
+    conflict: z.number().int().describe('changed on the origin too: to resolve'),
+    failed: z.number().int().describe("refused by the origin (its error kept), or deleted there"),
+    total: z.number().int().describe('every entry'),
     records: z.number().int().describe('distinct records with entries'),
   })
   .meta({ id: 'SyncCounts' });

@@ -26,6 +26,12 @@ export const ORIGIN_LISTS: readonly OriginList[] = [
   { key: 'custom_field_values', resource: 'custom_field_values', relatedBy: 'service_asset_finding_id' },
 ];
 
+/**
+ * Where the cursor of a list starts when the origin had nothing in it at the snapshot: before
+ * any record (a timestamp every platform accepts in a filter; year 1 is not one).
+ */
+export const BEFORE_ANY = '1970-01-01T00:00:00.000000Z';
+
 export const searchPath = (resource: string): string => `${V2}/${resource}/search`;
 
 /** Answers of a remote that has no such operation: the list is skipped and the summary says so. */

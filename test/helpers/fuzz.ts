@@ -166,7 +166,7 @@ const rarely = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<T | null> => fc.oneof({ wei
 export function fromSchema(doc: Schema, schema: Schema | undefined, pools: Pools, depth = 0): fc.Arbitrary<Json> {
   const s = resolve(doc, schema);
   const shaped = shapedBy(doc, s, pools, depth);
-  return fc.oneof({ weight: depth === 0 ? 8 : 30, arbitrary: shaped }, { weight: 1, arbitrary: nastyJson });
+  return fc.oneof({ weight: depth === 0 ? 12 : 30, arbitrary: shaped }, { weight: 1, arbitrary: nastyJson });
 }
 
 function shapedBy(doc: Schema, s: Schema, pools: Pools, depth: number): fc.Arbitrary<Json> {
@@ -186,10 +186,10 @@ function shapedBy(doc: Schema, s: Schema, pools: Pools, depth: number): fc.Arbit
     case 'integer': {
       const min = typeof s.minimum === 'number' ? Math.max(s.minimum, -1e6) : -5;
       const max = typeof s.maximum === 'number' ? Math.min(s.maximum, 1e6) : 1000;
-      return fc.oneof({ weight: 4, arbitrary: fc.integer({ min: Math.ceil(min), max: Math.floor(Math.max(min, max)) }) }, { weight: 1, arbitrary: nastyNumber });
+      return fc.oneof({ weight: 9, arbitrary: fc.integer({ min: Math.ceil(min), max: Math.floor(Math.max(min, max)) }) }, { weight: 1, arbitrary: nastyNumber });
     }
     case 'number':
-      return fc.oneof({ weight: 4, arbitrary: fc.double({ min: -10, max: 10, noNaN: true }) }, { weight: 1, arbitrary: nastyNumber });
+      return fc.oneof({ weight: 9, arbitrary: fc.double({ min: -10, max: 10, noNaN: true }) }, { weight: 1, arbitrary: nastyNumber });
     case 'string': {
       if (s.format === 'date-time') return fc.oneof(fc.date({ noInvalidDate: true, min: new Date(0), max: new Date(4102444800000) }).map((d) => d.toISOString()), nastyString);
       if (s.format === 'uuid' || (typeof s.pattern === 'string' && s.pattern.includes('0-9a-fA-F'))) return uuidArb(pools);

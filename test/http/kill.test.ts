@@ -8,10 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESOURCES } from '../../src-shared/resources/index';
 import { emptySearch } from '../../src-shared/schemas/search';
-import { ftsTable, searchableFields } from '../../src-main/store/ddl';
 import { serve, type ServeProcess } from '../helpers/cli';
+import { databaseProblems, schemaOf, type Schema } from '../helpers/db-check';
 
 const RUNS = Number(process.env.KILL_RUNS ?? 1);
 const KEY = 'kill-test-key-0123456789';
@@ -43,6 +42,10 @@ function freshCopy(): string {
   return file;
 }
 
+function removeCopy(file: string): void {
+  for (const f of fs.readdirSync(dir)) if (f.startsWith(path.basename(file))) fs.rmSync(path.join(dir, f), { force: true });
+}
+
 async function start(db: string): Promise<ServeProcess> {
   return serve(['--db', db, '--port', '0', '--routing-port', '0', '--seed', 'none', '--api-key', KEY]);
 }
@@ -57,31 +60,9 @@ const call = async (s: ServeProcess, method: string, urlPath: string, body?: unk
   return { status: res.status, body: (await res.json().catch(() => null)) as any };
 };
 
-const schemaOf = (db: Database.Database) => db.prepare(`SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`).all();
-
-/** Whether the database is whole: integrity, foreign keys, every search index against its table. */
-function checkWhole(file: string, schemaBefore: unknown[]): string[] {
-  const problems: string[] = [];
-  const db = new Database(file);
-  try {
-    const integrity = db.pragma('integrity_check', { simple: true });
-    if (integrity !== 'ok') problems.push(`integrity_check: ${String(integrity)}`);
-    const fk = db.pragma('foreign_key_check') as unknown[];
-    if (fk.length) problems.push(`foreign_key_check: ${JSON.stringify(fk.slice(0, 3))}`);
-    for (const r of RESOURCES) {
-      if (!searchableFields(r).length) continue;
-      const fts = ftsTable(r);
-      try {
-        db.exec(`INSERT INTO "${fts}"("${fts}", rank) VALUES ('integrity-check', 1)`);
-      } catch (e) {
-        problems.push(`${fts}: ${(e as Error).message}`);
-      }
-    }
-    const schema = schemaOf(db);
-    if (JSON.stringify(schema) !== JSON.stringify(schemaBefore)) problems.push('the schema differs from before (triggers or indexes not restored)');
-  } finally {
-    db.close();
-  }
+/** Whether the database is whole (test/helpers/db-check.ts); counted when it is not. */
+function checkWhole(file: string, schemaBefore: Schema): string[] {
+  const problems = databaseProblems(file, schemaBefore);
   if (problems.length) figures.corrupt++;
   return problems;
 }
@@ -102,8 +83,8 @@ describe('kill -9 during an import', () => {
       const file = freshCopy();
       const probe = new Database(file, { readonly: true });
       const before = (probe.prepare('SELECT COUNT(*) AS n FROM service_asset_findings').get() as { n: number }).n;
-      const schemaBefore = schemaOf(probe);
       probe.close();
+      const schemaBefore = schemaOf(file);
       const s = await start(file);
       const res = await fetch(`${s.ready.main}/console/v1/import?kind=service_asset_findings`, { method: 'POST', headers: { PgrApiKey: KEY }, body: upload });
       expect(res.status).toBe(202);
@@ -130,6 +111,7 @@ describe('kill -9 during an import', () => {
       expect(found.status).toBe(200);
       expect(found.body.total).toBe(imported ? 11 : 0);
       await again.stop();
+      removeCopy(file);
     }
   }, 600_000 + RUNS * 60_000);
 });
@@ -138,9 +120,7 @@ describe('kill -9 during mass operations', () => {
   it(`${RUNS} kill(s) at random moments: the database whole, each mass operation all or nothing`, async () => {
     for (let run = 0; run < RUNS; run++) {
       const file = freshCopy();
-      const probe = new Database(file, { readonly: true });
-      const schemaBefore = schemaOf(probe);
-      probe.close();
+      const schemaBefore = schemaOf(file);
       const s = await start(file);
       const incidents = (await call(s, 'POST', '/cruddy/v2/service_asset_findings/search', emptySearch(1000))).body.items.map((x: { id: string }) => x.id) as string[];
       expect(incidents.length).toBeGreaterThan(100);
@@ -202,6 +182,7 @@ describe('kill -9 during mass operations', () => {
         }
       }
       db.close();
+      removeCopy(file);
     }
   }, 600_000 + RUNS * 60_000);
 });

@@ -40,6 +40,10 @@ function learnIds(before: unknown, now: unknown): void {
   const b = (before as { id?: unknown } | undefined)?.id;
   const n = (now as { id?: unknown } | undefined)?.id;
   if (typeof b === 'string' && typeof n === 'string' && b !== n && b.length >= 8) replaced.set(b, n);
+  // A job that made an instance (a snapshot) names it.
+  const bi = (before as { instance?: unknown } | undefined)?.instance;
+  const ni = (now as { instance?: unknown } | undefined)?.instance;
+  if (bi && ni && typeof bi === 'object' && typeof ni === 'object') learnIds(bi, ni);
 }
 
 const urlOf = (path: string, params: Record<string, string> | undefined, query: Record<string, string> | undefined): string => {
@@ -77,6 +81,11 @@ describe('every operation, with the example of the document, answers as the docu
       const headers = { ...subst(ex.headers ?? {}), ...(raw ? { 'Content-Type': 'application/octet-stream' } : {}) };
       try {
         calls++;
+        // The example's scene (e.g. changes made offline in a snapshot before its push).
+        for (const step of ex.before ?? []) {
+          const set = await srv.call(step.method, subst(step.path), subst(step.body), subst(step.headers ?? {}));
+          if (set.status >= 300) mismatches.push(`${id}: the scene's ${step.method} ${step.path} answered ${set.status}: ${set.text.slice(0, 200)}`);
+        }
         const res = await srv.call(op.method, urlOf(op.path, subst(ex.params), subst(ex.query)), subst(ex.body), headers);
         if (res.status !== ex.status) mismatches.push(`${id}: ${res.status}, the example ${ex.status}: ${res.text.slice(0, 200)}`);
         // Ids the server chose (instances, jobs, generated record ids) stand for the example's.

@@ -20,6 +20,7 @@ import { Store } from '../../src-main/store/store';
 import { setOrigin } from '../../src-main/store/origin';
 import { snapshot } from '../../src-main/transfer/snapshot';
 import { cliArgs, ROOT, runCli, serve } from '../helpers/cli';
+import { databaseProblems } from '../helpers/db-check';
 import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-sync-kill-'));
@@ -98,6 +99,7 @@ describe('kill -9 during a bulk change of a snapshot', () => {
     await new Promise((r) => b.child.once('exit', r));
     expect(answered, `the change answered within ${Math.round(took / 3)} ms of ${Math.round(took)}`).toBe(false);
     expect(check(killed)).toEqual({ integrity: 'ok', closed: 0, entries: 0 });
+    expect(databaseProblems(killed)).toEqual([]);
   }, 300_000);
 });
 
@@ -152,6 +154,7 @@ describe('kill -9 during a push', () => {
       await exited;
       const half = check(file);
       expect(half.integrity).toBe('ok');
+      expect(databaseProblems(file)).toEqual([]);
       expect(statusPuts).toBeGreaterThanOrEqual(killAt);
       // Halfway: some changes confirmed (out of the outbox), the rest waiting or sent unconfirmed.
       expect(half.entries).toBeGreaterThan(0);

@@ -282,4 +282,26 @@ describe('sync with the origin', () => {
     expect(await pushNow()).toMatchObject({ pushed: 1, left: { total: 0 } });
     expect((await get(onOrigin, 'service_asset_findings', j!.id)).internal_note).toBe('до отключения');
   });
+
+  it('an origin with empty lists (no custom fields, no messages): snapshot, pull and push work from the start', async () => {
+    const bare = await startTestServer();
+    try {
+      const finding = (await bare.call('POST', '/cruddy/v2/findings/create', { title: 'Открытый порт' })).body;
+      const asset = (await bare.call('POST', '/cruddy/v2/service_assets/create', { name: 'gw-01', type: 'Host', location: 'Казань' })).body;
+      const inc = (await bare.call('POST', '/cruddy/v2/service_asset_findings/create', { title: 'Открыт RDP наружу', finding_id: finding.id, service_asset_id: asset.id })).body;
+      const res = await local.call('POST', '/console/v1/snapshot?wait=1', { url: bare.main, api_key: TEST_KEY, name: 'Пустой', db_file: 'bare.sqlite' });
+      expect(res.status, res.text).toBe(200);
+      const at = '/console/v1/sync/%D0%9F%D1%83%D1%81%D1%82%D0%BE%D0%B9';
+      await bare.call('PUT', '/data/public/api/v1/incidents/update/critical', { id: inc.id, risklevel: 8 });
+      const pulled = await local.call('POST', `${at}/pull?wait=1`);
+      expect(pulled.body).toMatchObject({ stopped: null, lists: { incidents: { updated: 1 }, custom_fields: { received: 0 }, messages: { received: 0 } } });
+      const id = res.body.instance.id;
+      const routed = await local.call('PUT', '/data/public/api/v1/incidents/update/status', { id: inc.id, status: 'closed' }, { PgrSelectedInstance: id }, local.routing);
+      expect(routed.body[0].status_code).toBe(200);
+      expect((await local.call('POST', `${at}/push?wait=1`, {})).body).toMatchObject({ pushed: 1, stopped: null });
+      expect((await bare.call('GET', `/cruddy/v2/service_asset_findings/${inc.id}?relations=`)).body).toMatchObject({ status: 'closed', risklevel: 8 });
+    } finally {
+      await bare.stop();
+    }
+  });
 });

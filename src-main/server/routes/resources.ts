@@ -12,8 +12,6 @@ import type { ApiDeps } from '../deps';
 import { laneOf, sendJson } from '../reads';
 
 export { relationsQuerySchema } from '../../../src-shared/contract/common';
-/** The error answers of a route registered outside the contract (`errorAnswers` of src-shared/contract/common). */
-export { errorAnswers as errors } from '../../../src-shared/contract/common';
 
 /** The `relations` query parameter: undefined = all links, '' = none, else the listed ones. */
 export function parseRelationsQuery(v: string | string[] | undefined): string[] | undefined {

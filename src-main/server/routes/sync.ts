@@ -1,5 +1,6 @@
 // The console's sync endpoints (main port), for each snapshot instance (a local database
-// copied from a platform, which remembers its origin):
+// copied from a platform, which remembers its origin), served from their declarations in the
+// API contract (src-shared/contract/sync.ts):
 //
 //   GET    /console/v1/sync                              snapshot instances with their counts
 //   GET    /console/v1/sync/:instance                    origin, counts, the run in progress, the last run
@@ -12,26 +13,9 @@
 //   POST   /console/v1/sync/:instance/discard            {entries?, revert?}
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { syncOperations } from '../../../src-shared/contract/sync';
 import { ApiError, badRequest, notFound } from '../../../src-shared/errors';
-import {
-  discardAnswerSchema,
-  discardRequestSchema,
-  entryListSchema,
-  entryQuerySchema,
-  pullSummarySchema,
-  pushRequestSchema,
-  pushSummarySchema,
-  resolveAnswerSchema,
-  resolveRequestSchema,
-  syncInstanceSchema,
-  syncStatusSchema,
-  type PullSummary,
-  type PushSummary,
-  type SyncProgress,
-  type SyncStatus,
-} from '../../../src-shared/schemas/sync';
+import type { PullSummary, PushSummary, SyncProgress, SyncStatus } from '../../../src-shared/schemas/sync';
 import type { InstanceInfo, InstanceManager } from '../../instances/manager';
 import { countOf, counts, pendingIds, rowsOf, views } from '../../sync/entries';
 import { SyncError } from '../../sync/errors';
@@ -42,8 +26,8 @@ import { push } from '../../sync/push';
 import { discard, resolve } from '../../sync/resolve';
 import { openSnapshot, type SyncTarget } from '../../sync/target';
 import type { ApiDeps } from '../deps';
+import { serve } from '../contract';
 import { CONSOLE_URL } from './console';
-import { errors } from './resources';
 
 export const SYNC_URL = `${CONSOLE_URL}/sync`;
 
@@ -68,8 +52,7 @@ const busy = (message: string) => new ApiError(409, message);
 const asApiError = (e: unknown): unknown => (e instanceof SyncError ? new ApiError(e.status, e.message) : e);
 
 export function registerSync(app: FastifyInstance, o: { deps: ApiDeps; manager: InstanceManager }): void {
-  const z_ = app.withTypeProvider<ZodTypeProvider>();
-  const tags = ['console', 'sync'];
+  const ops = syncOperations();
   const cipher = () => o.manager.catalog.vault.cipher;
   const slots = new Map<string, Slot>();
   /** Files known not to be snapshots (kept while their size and time stay the same). */
@@ -191,133 +174,73 @@ export function registerSync(app: FastifyInstance, o: { deps: ApiDeps; manager: 
     }
   };
 
-  const idParams = z.object({ instance: z.string().min(1).describe('id or name of the snapshot instance') });
-  const waitQuery = z.object({ wait: z.enum(['true', 'false', '1', '0']).optional().describe('answer when the run has finished, with its summary') });
   const truthy = (v: string | undefined) => v === '1' || v === 'true';
 
-  z_.get(SYNC_URL, {
-    schema: { tags, summary: 'Snapshot instances (local copies of a platform) with their outbox counts', response: { 200: z.array(syncInstanceSchema), ...errors(401, 500) } },
-    handler: async () => {
-      const out = [];
-      for (const info of o.manager.list()) {
-        const s = slotOf(info);
-        if (!s) continue;
-        out.push({ id: info.id, name: info.name, origin_url: readOrigin(s.target.db)!.url, counts: counts(s.target.db), running: runningView(s) });
-      }
-      return out;
-    },
+  serve(app, ops.list, async () => {
+    const out = [];
+    for (const info of o.manager.list()) {
+      const s = slotOf(info);
+      if (!s) continue;
+      out.push({ id: info.id, name: info.name, origin_url: readOrigin(s.target.db)!.url, counts: counts(s.target.db), running: runningView(s) });
+    }
+    return out;
   });
 
-  z_.get(`${SYNC_URL}/:instance`, {
-    schema: { tags, summary: "A snapshot's origin (never its key), outbox counts, the push or pull in progress and the last one", params: idParams, response: { 200: syncStatusSchema, ...errors(400, 401, 404, 500) } },
-    handler: async (req) => {
-      const { info, slot } = snapshotOf(req.params.instance);
-      return status(info, slot);
-    },
+  serve(app, ops.status, async (req) => {
+    const { info, slot } = snapshotOf(req.params.instance);
+    return status(info, slot);
   });
 
-  z_.get(`${SYNC_URL}/:instance/entries`, {
-    schema: { tags, summary: 'Outbox entries: record, field, before, after, state (oldest first)', params: idParams, querystring: entryQuerySchema, response: { 200: entryListSchema, ...errors(400, 401, 404, 500) } },
-    handler: async (req) => {
-      const { slot } = snapshotOf(req.params.instance);
-      const q = req.query;
-      const query = { state: q.state, resource: q.resource, record_id: q.record_id };
-      return { items: views(slot.target.db, rowsOf(slot.target.db, { ...query, limit: q.limit ?? 200, offset: q.offset ?? 0 })), total: countOf(slot.target.db, query) };
-    },
+  serve(app, ops.entries, async (req) => {
+    const { slot } = snapshotOf(req.params.instance);
+    const q = req.query;
+    const query = { state: q.state, resource: q.resource, record_id: q.record_id };
+    return { items: views(slot.target.db, rowsOf(slot.target.db, { ...query, limit: q.limit ?? 200, offset: q.offset ?? 0 })), total: countOf(slot.target.db, query) };
   });
 
-  z_.get(`${SYNC_URL}/:instance/records`, {
-    schema: {
-      tags,
-      summary: 'Ids of the records of a resource with outbox entries (the console marks them in lists)',
-      params: idParams,
-      querystring: z.object({ resource: z.string().min(1) }),
-      response: { 200: z.object({ ids: z.array(z.string()) }), ...errors(400, 401, 404, 500) },
-    },
-    handler: async (req) => {
-      const { slot } = snapshotOf(req.params.instance);
-      return { ids: pendingIds(slot.target.db, req.query.resource) };
-    },
+  serve(app, ops.records, async (req) => {
+    const { slot } = snapshotOf(req.params.instance);
+    return { ids: pendingIds(slot.target.db, req.query.resource) };
   });
 
-  z_.post(`${SYNC_URL}/:instance/push`, {
-    schema: {
-      tags,
-      summary: 'Push the outbox to the origin (status and risk through its public API, the rest through v2); dry_run answers what would be sent',
-      params: idParams,
-      querystring: waitQuery,
-      body: pushRequestSchema.optional(),
-      response: { 200: pushSummarySchema, 202: syncStatusSchema, ...errors(400, 401, 404, 409, 502, 500) },
-    },
-    handler: async (req, reply) => {
-      const { info, slot } = snapshotOf(req.params.instance);
-      const body = req.body ?? {};
-      if (body.dry_run) return finished(push(slot.target, { dryRun: true, entries: body.entries }));
-      const result = start(slot, 'push', (signal, progress) => push(slot.target, { entries: body.entries, signal, onProgress: progress }));
-      if (truthy(req.query.wait)) return finished(result);
-      return reply.code(202).send(status(info, slot));
-    },
+  serve(app, ops.push, async (req, reply) => {
+    const { info, slot } = snapshotOf(req.params.instance);
+    const body = req.body ?? {};
+    if (body.dry_run) return finished(push(slot.target, { dryRun: true, entries: body.entries }));
+    const result = start(slot, 'push', (signal, progress) => push(slot.target, { entries: body.entries, signal, onProgress: progress }));
+    if (truthy(req.query.wait)) return finished(result);
+    return reply.code(202).send(status(info, slot));
   });
 
-  z_.post(`${SYNC_URL}/:instance/pull`, {
-    schema: {
-      tags,
-      summary: 'Pull what changed on the origin since the snapshot or the last pull; fields changed on both sides become conflicts',
-      params: idParams,
-      querystring: waitQuery,
-      response: { 200: pullSummarySchema, 202: syncStatusSchema, ...errors(400, 401, 404, 409, 502, 500) },
-    },
-    handler: async (req, reply) => {
-      const { info, slot } = snapshotOf(req.params.instance);
-      const result = start(slot, 'pull', (signal, progress) => pull(slot.target, { signal, onProgress: progress }));
-      if (truthy(req.query.wait)) return finished(result);
-      return reply.code(202).send(status(info, slot));
-    },
+  serve(app, ops.pull, async (req, reply) => {
+    const { info, slot } = snapshotOf(req.params.instance);
+    const result = start(slot, 'pull', (signal, progress) => pull(slot.target, { signal, onProgress: progress }));
+    if (truthy(req.query.wait)) return finished(result);
+    return reply.code(202).send(status(info, slot));
   });
 
-  z_.delete(`${SYNC_URL}/:instance/run`, {
-    schema: { tags, summary: 'Cancel the push or pull in progress (what was confirmed stays confirmed)', params: idParams, response: { 200: syncStatusSchema, ...errors(400, 401, 404, 500) } },
-    handler: async (req) => {
-      const { info, slot } = snapshotOf(req.params.instance);
-      if (slot.running) {
-        slot.running.controller.abort();
-        await slot.running.finished;
-      }
-      return status(info, slot);
-    },
+  serve(app, ops.cancel, async (req) => {
+    const { info, slot } = snapshotOf(req.params.instance);
+    if (slot.running) {
+      slot.running.controller.abort();
+      await slot.running.finished;
+    }
+    return status(info, slot);
   });
 
-  z_.post(`${SYNC_URL}/:instance/resolve`, {
-    schema: {
-      tags,
-      summary: "Resolve conflicts per field: keep mine (pushed next), take theirs (the origin's value here, the entry dropped), or edit",
-      params: idParams,
-      body: resolveRequestSchema,
-      response: { 200: resolveAnswerSchema.extend({ note: z.string().optional() }), ...errors(400, 401, 404, 409, 500) },
-    },
-    handler: async (req) => {
-      const { slot } = snapshotOf(req.params.instance);
-      if (slot.running) throw busy(`a ${slot.running.kind} of this snapshot is running; resolve when it has finished`);
-      try {
-        return await resolve(slot.target, req.body);
-      } catch (e) {
-        throw asApiError(e);
-      }
-    },
+  serve(app, ops.resolve, async (req) => {
+    const { slot } = snapshotOf(req.params.instance);
+    if (slot.running) throw busy(`a ${slot.running.kind} of this snapshot is running; resolve when it has finished`);
+    try {
+      return await resolve(slot.target, req.body);
+    } catch (e) {
+      throw asApiError(e);
+    }
   });
 
-  z_.post(`${SYNC_URL}/:instance/discard`, {
-    schema: {
-      tags,
-      summary: 'Discard outbox entries (all without `entries`); the records are put back as copied unless revert is false',
-      params: idParams,
-      body: discardRequestSchema.optional(),
-      response: { 200: discardAnswerSchema, ...errors(400, 401, 404, 409, 500) },
-    },
-    handler: async (req) => {
-      const { slot } = snapshotOf(req.params.instance);
-      if (slot.running) throw busy(`a ${slot.running.kind} of this snapshot is running; discard when it has finished`);
-      return discard(slot.target, req.body ?? {});
-    },
+  serve(app, ops.discard, async (req) => {
+    const { slot } = snapshotOf(req.params.instance);
+    if (slot.running) throw busy(`a ${slot.running.kind} of this snapshot is running; discard when it has finished`);
+    return discard(slot.target, req.body ?? {});
   });
 }

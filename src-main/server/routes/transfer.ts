@@ -16,7 +16,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { consoleOperations } from '../../../src-shared/contract/index';
-import { ApiError, badRequest, conflict, notFound } from '../../../src-shared/errors';
+import { ApiError, badRequest, conflict, ERR, notFound } from '../../../src-shared/errors';
 import { exportSearchSchema, type ExportRequest } from '../../../src-shared/schemas/transfer';
 import type { InstanceInfo, InstanceManager } from '../../instances/manager';
 import { TransferError } from '../../transfer/errors';
@@ -96,7 +96,9 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
     await job.done;
     const v = job.view();
     if (v.state === 'done') return reply.code(200).send(v);
-    return sendError(reply, job.failureStatus(), v.error?.message ?? v.state);
+    // A failure of the server itself is a bare 500 here; the job's own view keeps the detail.
+    const status = job.failureStatus();
+    return sendError(reply, status, status >= 500 && status !== 503 ? ERR.internal : (v.error?.message ?? v.state));
   };
 
   // ------------------------------------------------------------------------------ import
