@@ -21,6 +21,8 @@
 //   BENCH_ROWS=<n>         incidents (default 1,000,000)
 //   BENCH_DURATION_S=<s>   seconds per autocannon run (default 5)
 //   BENCH_ROUNDS=<n>       interleaved rounds per route and server (default 3)
+//   BENCH_VARIANTS=<list>  reader counts to measure beside the default server (default 0: reading
+//                          on the server's thread), e.g. 0,1,2
 import autocannon from 'autocannon';
 import fjs from 'fast-json-stringify';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -162,8 +164,25 @@ function start(name: string, args: string[], prefix: string, parse: (rest: strin
   });
 }
 
-const serveArgs = (db: string, readers: number) => [path.join(ROOT, 'out/main/cli.js'), 'serve', '--db', db, '--port', '0', '--routing-port', '0', '--api-key', KEY, '--seed', 'none', '--readers', String(readers)];
-const startProduct = (db: string, readers: number) => start(`server (readers ${readers})`, serveArgs(db, readers), 'radar-console ready ', (rest) => (JSON.parse(rest) as { main: string }).main);
+const VARIANTS = (process.env.BENCH_VARIANTS ?? '0').split(',').filter(Boolean).map(Number);
+/** The product's serve; `readers` undefined: its default. */
+const serveArgs = (db: string, readers?: number) => [
+  path.join(ROOT, 'out/main/cli.js'),
+  'serve',
+  '--db',
+  db,
+  '--port',
+  '0',
+  '--routing-port',
+  '0',
+  '--api-key',
+  KEY,
+  '--seed',
+  'none',
+  ...(readers === undefined ? [] : ['--readers', String(readers)]),
+];
+const startProduct = (db: string, readers?: number) =>
+  start(readers === undefined ? 'server' : `server --readers ${readers}`, serveArgs(db, readers), 'radar-console ready ', (rest) => (JSON.parse(rest) as { main: string }).main);
 const startBare = (db: string, routes: string) => start('bare node:http', [path.join(ROOT, 'bench/bare-server.mjs'), db, routes, KEY], 'bare ready ', (rest) => rest.trim());
 
 /** Resident memory of a process (all its threads), MiB. */
@@ -296,7 +315,7 @@ async function startUp(db: string): Promise<{ serve: number; limit: number }> {
   const serve: number[] = [];
   const limit: number[] = [];
   for (let i = 0; i < 5; i++) {
-    const p = await startProduct(db, 2);
+    const p = await startProduct(db);
     serve.push(p.readyMs);
     await p.stop();
     const l = await start('limit', ['-e', limitScript, db], 'ready', () => '');
@@ -326,17 +345,19 @@ async function main(): Promise<void> {
 
     heading('servers');
     const bare = await startBare(prepared.file, routesFile);
-    const ours = await startProduct(prepared.file, 2);
-    const inline = await startProduct(prepared.file, 0);
-    procs.push(bare, ours, inline);
+    const ours = await startProduct(prepared.file);
+    const variants: Proc[] = [];
+    for (const n of VARIANTS) variants.push(await startProduct(prepared.file, n));
+    procs.push(bare, ours, ...variants);
     for (const p of procs) console.log(`  ${p.name}: ${p.url} (pid ${p.child.pid})`);
     await new Promise((r) => setTimeout(r, 1500));
-    const idle = { bare: rssOf(bare.child.pid!), ours: rssOf(ours.child.pid!) };
-    for (const p of [bare, ours]) await hammer(p.url, ROUTES.public, { amount: 2000, connections: 10 });
-    const after = { bare: rssOf(bare.child.pid!), ours: rssOf(ours.child.pid!) };
-    console.log(`  RSS idle: server ${idle.ours.toFixed(0)} MiB, bare ${idle.bare.toFixed(0)} MiB; after 2,000 public list requests: server ${after.ours.toFixed(0)} MiB, bare ${after.bare.toFixed(0)} MiB`);
+    const products = [ours, ...variants];
+    const idle = new Map(procs.map((p) => [p.name, rssOf(p.child.pid!)]));
+    for (const p of procs) await hammer(p.url, ROUTES.public, { amount: 2000, connections: 10 });
+    const after = new Map(procs.map((p) => [p.name, rssOf(p.child.pid!)]));
+    console.log(`  RSS idle / after 2,000 public list requests (MiB): ${procs.map((p) => `${p.name} ${idle.get(p.name)!.toFixed(0)} / ${after.get(p.name)!.toFixed(0)}`).join('; ')}`);
 
-    const servers = [bare, ours, inline];
+    const servers = [bare, ...products];
     const tiny = await compareLoad('tiny route GET /tenancy/instance/list', ROUTES.tiny, servers);
     const pub = await compareLoad('public list, three filters and an order', ROUTES.public, servers);
     const v2 = await compareLoad('v2 search, status = new by time, pages 1-4', ROUTES.search, servers);
@@ -348,7 +369,7 @@ async function main(): Promise<void> {
       const quiet = summarize((await consoleLoop(s.url, 3000)).ms);
       const [busy, script] = await Promise.all([consoleLoop(s.url, DURATION * 2 * 1000), hammer(s.url, ROUTES.heavy, { duration: DURATION * 2 })]);
       const b = summarize(busy.ms);
-      consoleP99.set(s.name, busy.failed ? Infinity : b.p99);
+      consoleP99.set(s.name, busy.failed || !b.n ? Infinity : b.p99);
       consoleRows.push([s.name, fmtMs(quiet.p50), fmtMs(quiet.p99), fmtMs(b.p50), fmtMs(b.p99), fmtMs(b.max), String(b.n), String(busy.failed), fmtInt(script.rps)]);
     }
     console.log(
@@ -373,7 +394,6 @@ async function main(): Promise<void> {
     heading("summary (the issue's table: medians; limit = the bare server or better-sqlite3 alone, same run)");
     const b = (m: Map<string, LoadResult>) => m.get(bare.name)!;
     const o = (m: Map<string, LoadResult>) => m.get(ours.name)!;
-    const i0 = (m: Map<string, LoadResult>) => m.get(inline.name)!;
     const row = (measure: string, now: string, limit: string, ratio: number, target: string, ok: boolean) => {
       table.push([measure, now, limit, fmtRatio(ratio), target, ok ? 'PASS' : 'FAIL']);
       verdicts.push({ ok, text: `${measure}: ${now} vs ${limit} (${fmtRatio(ratio)}; target ${target})` });
@@ -384,15 +404,34 @@ async function main(): Promise<void> {
     row('-c 50 v2 search, p99 ms', fmtMs(o(v2).p99), fmtMs(b(v2).p99), o(v2).p99 / b(v2).p99, '<= 1.2x', o(v2).p99 <= 1.2 * b(v2).p99);
     row('-c 50 tiny route, req/s', fmtInt(o(tiny).rps), fmtInt(b(tiny).rps), o(tiny).rps / b(tiny).rps, '>= 0.8x', o(tiny).rps >= 0.8 * b(tiny).rps);
     row('serve start to ready line, ms', fmtMs(up.serve), fmtMs(up.limit), up.serve / up.limit, '< 200 ms', up.serve < 200);
-    row('RSS idle, MiB', idle.ours.toFixed(0), idle.bare.toFixed(0), idle.ours / idle.bare, '<= 1.3x', idle.ours <= 1.3 * idle.bare);
-    row('RSS after 2,000 requests, MiB', after.ours.toFixed(0), after.bare.toFixed(0), after.ours / after.bare, '<= 1.3x', after.ours <= 1.3 * after.bare);
+    const rss = (m: Map<string, number>, p: Proc) => m.get(p.name)!;
+    row('RSS idle, MiB', rss(idle, ours).toFixed(0), rss(idle, bare).toFixed(0), rss(idle, ours) / rss(idle, bare), '<= 1.3x', rss(idle, ours) <= 1.3 * rss(idle, bare));
+    row('RSS after 2,000 requests, MiB', rss(after, ours).toFixed(0), rss(after, bare).toFixed(0), rss(after, ours) / rss(after, bare), '<= 1.3x', rss(after, ours) <= 1.3 * rss(after, bare));
     const cp = consoleP99.get(ours.name)!;
-    row('console p99 while a script hammers, ms', fmtMs(cp), fmtMs(consoleP99.get(bare.name)!), cp / consoleP99.get(bare.name)!, '< 300 ms', cp < 300);
+    const cb = consoleP99.get(bare.name)!;
+    row('console p99 while a script hammers, ms', fmtMs(cp), Number.isFinite(cb) ? fmtMs(cb) : 'no answer', Number.isFinite(cb) ? cp / cb : NaN, '< 300 ms', cp < 300);
     console.log(formatTable([{ header: 'measure' }, { header: 'server', align: 'right' }, { header: 'limit', align: 'right' }, { header: 'ratio', align: 'right' }, { header: 'target' }, { header: 'verdict' }], table));
-    console.log(
-      `\n  reading on the server's thread (--readers 0) instead: public list ${fmtInt(i0(pub).rps)} req/s, p99 ${fmtMs(i0(pub).p99)} ms; v2 search ${fmtInt(i0(v2).rps)} req/s, p99 ${fmtMs(i0(v2).p99)} ms; ` +
-        `tiny ${fmtInt(i0(tiny).rps)} req/s; console p99 while hammered ${fmtMs(consoleP99.get(inline.name)!)} ms`,
-    );
+    if (variants.length) {
+      console.log('\n  the same server with other reader counts (medians of the same rounds):');
+      console.log(
+        formatTable(
+          [
+            { header: 'server' },
+            { header: 'public req/s', align: 'right' },
+            { header: 'public p99', align: 'right' },
+            { header: 'search req/s', align: 'right' },
+            { header: 'search p99', align: 'right' },
+            { header: 'tiny req/s', align: 'right' },
+            { header: 'console p99 hammered', align: 'right' },
+            { header: 'RSS idle / after', align: 'right' },
+          ],
+          products.map((p) => {
+            const x = (m: Map<string, LoadResult>) => m.get(p.name)!;
+            return [p.name, fmtInt(x(pub).rps), fmtMs(x(pub).p99), fmtInt(x(v2).rps), fmtMs(x(v2).p99), fmtInt(x(tiny).rps), fmtMs(consoleP99.get(p.name)!), `${rss(idle, p).toFixed(0)} / ${rss(after, p).toFixed(0)} MiB`];
+          }),
+        ),
+      );
+    }
     const failed = verdicts.filter((v) => !v.ok);
     for (const f of failed) console.log(red(`  !! FAIL ${f.text}`));
     console.log(bold(`\n  ${failed.length ? `${failed.length} target(s) missed` : 'all targets met'}; total ${(since(started) / 1000).toFixed(0)} s, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`));

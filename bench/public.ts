@@ -4,7 +4,7 @@
 // instance asked alone.
 //
 // Targets: the list's HTTP p50 under 20 ms and within 1.1x of the limit; the fan-out within 1.5x
-// of the slowest instance alone.
+// of the slowest instance alone. BENCH_FANOUT=0 measures the list only.
 //
 // The fan-out instances are the router's own main database and 7 remote platforms: every party
 // is a separate process (the remotes, a proxy process adding a fixed network delay per remote as
@@ -261,7 +261,8 @@ async function main(): Promise<void> {
   console.log(bold('== bench:public — public API list on 1M incidents, and the routing fan-out =='));
   console.log(`  node ${process.version}, ${ITER} iterations per side (list), ${FANOUT_ITER} rounds (fan-out)`);
   await listOnMillion();
-  await fanOut();
+  if (process.env.BENCH_FANOUT === '0') console.log('\n  fan-out skipped (BENCH_FANOUT=0)');
+  else await fanOut();
   heading('summary');
   for (const v of verdicts) console.log(`  ${v.ok ? green('PASS') : red('!! FAIL')}  ${v.text}`);
   const failed = verdicts.filter((v) => !v.ok).length;

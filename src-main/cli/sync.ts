@@ -21,7 +21,8 @@ export const SYNC_EXIT = { busy: 3, conflicts: 4, failed: 8 } as const;
 
 const EXIT_HELP = `
 Exit codes: 0 done (nothing left but changes still to push); 1 stopped or refused (the origin
-unreachable or refusing the key, not a snapshot: nothing is lost, run it again); 2 usage error;
+unreachable, silent, answering 5xx or refusing the key, not a snapshot: nothing is lost, run it
+again); 2 usage error;
 3 another push or pull of this snapshot is running; 4 conflicts left; 8 failed changes left;
 12 both; 130 cancelled (Ctrl-C).`;
 
@@ -74,6 +75,9 @@ async function withSnapshot(opts: { db?: string; instance?: string }, fn: (t: Sy
   }
 }
 
+/** The time-out flag of the subcommands that call the origin. */
+const TIMEOUT_FLAG = ['--timeout-ms <n>', "time-out of one call to the origin (default: the snapshot's, at least 30000)"] as const;
+
 /** The flags every sync subcommand takes. */
 function sub(name: string, description: string) {
   return new Command(name)
@@ -112,13 +116,14 @@ function pushCommand() {
     .option('--dry-run', 'print the requests that would be sent; send and change nothing')
     .option('--entries <n,n,...>', 'only these entries (failed ones too)', seqList)
     .option('--concurrency <n>', 'requests in flight at once (default 8)', intIn(1, 64))
+    .option(...TIMEOUT_FLAG, intIn(100, 3_600_000))
     .action((opts) =>
       withSnapshot(opts, async (t) => {
         const bar = new Progress('changes');
         let summary: PushSummary;
         try {
           summary = await cancellable((signal) =>
-            push(t, { dryRun: !!opts.dryRun, entries: opts.entries, concurrency: opts.concurrency, signal, onProgress: (p) => bar.update(p.done, p.total, p.done, p.phase) }),
+            push(t, { dryRun: !!opts.dryRun, entries: opts.entries, concurrency: opts.concurrency, timeoutMs: opts.timeoutMs, signal, onProgress: (p) => bar.update(p.done, p.total, p.done, p.phase) }),
           );
         } finally {
           bar.stop();
@@ -146,27 +151,29 @@ function pushCommand() {
 }
 
 function pullCommand() {
-  return sub('pull', "bring the origin's changes since the snapshot or the last pull; fields changed on both sides become conflicts").action((opts) =>
-    withSnapshot(opts, async (t) => {
-      const bar = new Progress('records');
-      let summary: PullSummary;
-      try {
-        summary = await cancellable((signal) => pull(t, { signal, onProgress: (p) => bar.update(p.done, p.total ?? p.done, p.done, p.phase) }));
-      } finally {
-        bar.stop();
-      }
-      if (opts.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
-      const lists = Object.entries(summary.lists)
-        .filter(([, c]) => c.received || c.deleted || c.kept)
-        .map(([k, c]) => `${k} ${fmt(c.inserted)} new, ${fmt(c.updated)} changed${c.deleted ? `, ${fmt(c.deleted)} deleted` : ''}${c.kept ? `, ${fmt(c.kept)} deleted there but kept` : ''}`);
-      process.stderr.write(
-        `radar-console: pull from ${t.origin().url}: ${fmt(summary.received)} records received${lists.length ? ` (${lists.join('; ')})` : ''}, ${fmt(summary.conflicts)} new conflicts in ${secs(summary.ms)}; left: ${countLine(summary.left)}\n`,
-      );
-      for (const n of summary.notes) process.stderr.write(`radar-console: ${n}\n`);
-      if (summary.stopped) throw new CliError(`pull stopped: ${summary.stopped}; what was received is kept, run it again`, summary.stopped.startsWith('cancelled') ? EXIT.cancelled : EXIT.failed);
-      exitWith(leftCode(summary.left));
-    }),
-  );
+  return sub('pull', "bring the origin's changes since the snapshot or the last pull; fields changed on both sides become conflicts")
+    .option(...TIMEOUT_FLAG, intIn(100, 3_600_000))
+    .action((opts) =>
+      withSnapshot(opts, async (t) => {
+        const bar = new Progress('records');
+        let summary: PullSummary;
+        try {
+          summary = await cancellable((signal) => pull(t, { timeoutMs: opts.timeoutMs, signal, onProgress: (p) => bar.update(p.done, p.total ?? p.done, p.done, p.phase) }));
+        } finally {
+          bar.stop();
+        }
+        if (opts.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+        const lists = Object.entries(summary.lists)
+          .filter(([, c]) => c.received || c.deleted || c.kept)
+          .map(([k, c]) => `${k} ${fmt(c.inserted)} new, ${fmt(c.updated)} changed${c.deleted ? `, ${fmt(c.deleted)} deleted` : ''}${c.kept ? `, ${fmt(c.kept)} deleted there but kept` : ''}`);
+        process.stderr.write(
+          `radar-console: pull from ${t.origin().url}: ${fmt(summary.received)} records received${lists.length ? ` (${lists.join('; ')})` : ''}, ${fmt(summary.conflicts)} new conflicts in ${secs(summary.ms)}; left: ${countLine(summary.left)}\n`,
+        );
+        for (const n of summary.notes) process.stderr.write(`radar-console: ${n}\n`);
+        if (summary.stopped) throw new CliError(`pull stopped: ${summary.stopped}; what was received is kept, run it again`, summary.stopped.startsWith('cancelled') ? EXIT.cancelled : EXIT.failed);
+        exitWith(leftCode(summary.left));
+      }),
+    );
 }
 
 function resolveCommand() {
@@ -174,6 +181,7 @@ function resolveCommand() {
     .requiredOption('--entries <n,n,...>', 'the conflicts (entry numbers)', seqList)
     .addOption(new Option('--take <side>', 'mine, theirs or edit').choices(RESOLUTIONS).makeOptionMandatory())
     .option('--value <json>', 'with --take edit (one entry): the value to keep, as JSON (\'"closed"\', 7.5)')
+    .option(...TIMEOUT_FLAG, intIn(100, 3_600_000))
     .action((opts) => {
       let value: unknown;
       if (opts.take === 'edit') {
@@ -185,7 +193,7 @@ function resolveCommand() {
         }
       }
       return withSnapshot(opts, async (t) => {
-        const res = await resolve(t, { entries: opts.entries, take: opts.take, ...(opts.take === 'edit' ? { value } : {}) });
+        const res = await resolve(t, { entries: opts.entries, take: opts.take, ...(opts.take === 'edit' ? { value } : {}) }, { timeoutMs: opts.timeoutMs });
         if (opts.json) process.stdout.write(`${JSON.stringify(res)}\n`);
         process.stderr.write(`radar-console: ${res.resolved} conflicts resolved (${opts.take}); left: ${countLine(res.left)}\n`);
         if (res.note) process.stderr.write(`radar-console: ${res.note}\n`);

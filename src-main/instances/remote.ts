@@ -6,7 +6,11 @@ import fs from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import tls, { type PeerCertificate } from 'node:tls';
-import { Agent, errors as undiciErrors, request } from 'undici';
+import type { Agent } from 'undici';
+
+/** undici, loaded on the first remote call (most servers never make one; loading it is costly). */
+let undici: typeof import('undici') | undefined;
+const loadUndici = async (): Promise<typeof import('undici')> => (undici ??= await import('undici'));
 
 export interface RemoteConfig {
   url: string;
@@ -78,14 +82,15 @@ export const fingerprint256 = (cert: PeerCertificate): string =>
   cert.raw ? crypto.createHash('sha256').update(cert.raw).digest('hex').toUpperCase() : '';
 
 export class RemoteClient {
-  private readonly agent: Agent;
+  private agent: Agent | undefined;
+  private readonly agentOptions: ConstructorParameters<typeof Agent>[0];
 
   constructor(readonly cfg: RemoteConfig) {
     const pin = cfg.pinnedSha256?.replace(/[:\s]/g, '').toUpperCase();
     // undici's own timers are coarse (they may fire a tick early); the precise bound is the
     // AbortSignal of each request, these only back it up.
     const backstop = cfg.timeoutMs + 1000;
-    this.agent = new Agent({
+    this.agentOptions = {
       headersTimeout: backstop,
       bodyTimeout: backstop,
       connectTimeout: backstop,
@@ -103,7 +108,7 @@ export class RemoteClient {
             }
           : {}),
       },
-    });
+    };
   }
 
   private target(pathAndQuery: string): string {
@@ -122,10 +127,9 @@ export class RemoteClient {
     if (e instanceof RemoteError) return e;
     const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
     const code = err.code ?? err.cause?.code ?? '';
+    const errors = undici?.errors;
     if (
-      e instanceof undiciErrors.HeadersTimeoutError ||
-      e instanceof undiciErrors.BodyTimeoutError ||
-      e instanceof undiciErrors.ConnectTimeoutError ||
+      (errors && (e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError || e instanceof errors.ConnectTimeoutError)) ||
       err.name === 'TimeoutError' ||
       code === 'UND_ERR_CONNECT_TIMEOUT'
     ) {
@@ -137,6 +141,8 @@ export class RemoteClient {
   /** Opens the answer as a stream (the caller must consume or destroy it). */
   async open(method: string, pathAndQuery: string, incoming: IncomingHttpHeaders, body?: Buffer): Promise<RemoteStream> {
     try {
+      const { Agent, request } = await loadUndici();
+      this.agent ??= new Agent(this.agentOptions);
       const res = await request(this.target(pathAndQuery), {
         method: method as 'GET',
         headers: this.headers(incoming),
@@ -176,6 +182,6 @@ export class RemoteClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await this.agent?.close();
   }
 }

@@ -66,25 +66,27 @@ export function issueToken(secret: string, userId: string, ttlSeconds: number): 
 export function installSecurity(app: FastifyInstance, cfg: AuthConfig): void {
   const verify = createVerifier({ key: cfg.jwtSecret, algorithms: ['HS256'], requiredClaims: ['sub', 'exp'], cache: 1000 });
   const keyMatches = keyChecker(cfg.apiKey);
-  app.addHook('onRequest', async (req, reply) => {
-    if (!isAllowedHost(req.headers.host, cfg.extraHosts)) return sendError(reply, 403, ERR.forbiddenHost);
-    if (cfg.isPublic?.(req)) return;
+  // A callback hook (no promise per request); an early answer ends the request without done().
+  app.addHook('onRequest', (req, reply, done) => {
+    if (!isAllowedHost(req.headers.host, cfg.extraHosts)) return void sendError(reply, 403, ERR.forbiddenHost);
+    if (cfg.isPublic?.(req)) return done();
     const key = req.headers.pgrapikey;
     const authz = req.headers.authorization;
-    if (key === undefined && authz === undefined) return sendError(reply, 401, ERR.noAuthHeader);
+    if (key === undefined && authz === undefined) return void sendError(reply, 401, ERR.noAuthHeader);
     if (typeof key === 'string') {
-      if (!keyMatches(key)) return sendError(reply, 401, 'invalid api key');
+      if (!keyMatches(key)) return void sendError(reply, 401, 'invalid api key');
     } else {
       const m = /^Bearer\s+(\S+)$/i.exec(authz ?? '');
-      if (!m) return sendError(reply, 401, 'invalid authorization header');
+      if (!m) return void sendError(reply, 401, 'invalid authorization header');
       try {
         const claims = verify(m[1]!) as { sub?: unknown };
         if (typeof claims.sub === 'string' && isUuid(claims.sub)) req.userId = claims.sub;
       } catch {
-        return sendError(reply, 401, 'invalid token');
+        return void sendError(reply, 401, 'invalid token');
       }
     }
     const uid = req.headers['pgr-user-id'];
     if (!req.userId && typeof uid === 'string' && isUuid(uid)) req.userId = uid;
+    done();
   });
 }

@@ -18,10 +18,13 @@ import { resolveLimits, type Limits } from './limits';
 import { createRoutingApp } from './routing';
 import { ReaderPool, readsFor } from '../store/reader/pool';
 
-/** Reader threads by default: reads in parallel with the server's thread on two cores. */
+/**
+ * Reader threads by default: two (measured on two cores, bench:load: more searches per second
+ * and a faster console under a script's load than one; each costs some memory).
+ */
 const DEFAULT_READERS = 2;
 /** Page cache of each reader's connection (the server's own keeps the default). */
-const READER_CACHE_KIB = 16 * 1024;
+const READER_CACHE_KIB = 8 * 1024;
 
 export interface ServerConfig {
   db: string;

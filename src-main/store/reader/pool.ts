@@ -104,7 +104,9 @@ export class ReaderPool {
 
   private spawn(): Reader {
     const entry = readerEntry();
-    const worker = new Worker(entry.file, { eval: entry.eval, workerData: { cacheKiB: this.o.cacheKiB } });
+    // A reader's garbage is short-lived (rows becoming one answer): a small young generation keeps
+    // its memory low.
+    const worker = new Worker(entry.file, { eval: entry.eval, workerData: { cacheKiB: this.o.cacheKiB }, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
     worker.unref();
     const r: Reader = { worker, job: null, idle: null };
     worker.on('message', (a: ReaderAnswer) => {
