@@ -2,7 +2,7 @@
 // kept beside that database).
 import { Command } from '@commander-js/extra-typings';
 import { loadSecrets } from '../config/secrets';
-import { issueToken } from '../server/security';
+import { issueToken } from '../server/tokens';
 import { DB_HELP, existingDb, intIn, uuidArg } from './options';
 
 /** The user a token names when --user is not given. */
