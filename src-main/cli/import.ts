@@ -15,6 +15,7 @@ export function importCommand() {
     .option('--kind <resource>', 'resource of the records, when their fields cannot tell it')
     .option('--ignore-unknown', 'skip fields the registry does not know instead of refusing the file')
     .option('--strict-references', 'refuse optional references to missing records instead of clearing them')
+    .option('--as-changes', 'into a snapshot of a platform: the records created or changed are changes to push (sync push)')
     .action(async (paths, opts) => {
       try {
         resolveKind(opts.kind);
@@ -31,6 +32,7 @@ export function importCommand() {
             kind: opts.kind,
             ignoreUnknown: !!opts.ignoreUnknown,
             strictReferences: !!opts.strictReferences,
+            recordChanges: !!opts.asChanges,
             signal,
             onProgress: (p) => {
               const total = p.totalBytes ?? Math.max(p.bytes, 1);
@@ -54,6 +56,7 @@ export function importCommand() {
       for (const [k, n] of Object.entries(summary.ignored_fields)) process.stderr.write(`radar-console: skipped unknown field ${k} in ${fmt(n)} records\n`);
       if (summary.generated_ids) process.stderr.write(`radar-console: ${fmt(summary.generated_ids)} records had no id and got a new one\n`);
       for (const n of summary.notes) process.stderr.write(`radar-console: ${n}\n`);
+      if (summary.outbox_entries !== undefined) process.stderr.write(`radar-console: recorded as changes to push: ${fmt(summary.outbox_entries)} entries waiting (sync status, sync push)\n`);
       process.stdout.write(`${JSON.stringify(summary)}\n`);
     });
 }

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { InstanceManager } from '../instances/manager';
 import { registerConsole } from './routes/console';
+import { registerMe } from './routes/people';
 import { registerSync } from './routes/sync';
 import { registerTransfer } from './routes/transfer';
 import { registerApi, rewriteAliases } from './api';
@@ -32,6 +33,7 @@ export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstan
   registerOpenApi(app, { version: opts.deps.version, servers: opts.servers ?? (() => ({ main: 'http://127.0.0.1:9000', routing: 'http://127.0.0.1:9009' })) });
   registerApi(app, opts.deps);
   if (opts.manager) registerConsole(app, opts.manager);
+  registerMe(app, opts.deps.store);
   if (opts.manager) registerTransfer(app, { deps: opts.deps, manager: opts.manager });
   if (opts.manager) registerSync(app, { deps: opts.deps, manager: opts.manager });
   const rendererDir = findRendererDir(opts.rendererDir);

@@ -7,8 +7,9 @@
 // a change back to `before` removes the entry. Changes of a record created here update the
 // create entry's record. Deleting a record created here removes its entries; deleting a copied
 // record replaces its field entries with one delete entry holding the record as copied.
-// Writes marked `untracked` (changes received from the origin: pull, "take theirs") and the
-// import engine, which does not go through this path, record nothing.
+// Writes marked `untracked` (changes received from the origin: pull, "take theirs") record
+// nothing; nor does the import engine, which does not go through this path, unless asked to
+// (`recordChanges`: it then records each record it created or changed through beginChange).
 import { getResource, type ResourceDef } from '../../src-shared/resources/index';
 import { nowTs } from '../../src-shared/time';
 import { decodeValue } from './codec';

@@ -12,6 +12,9 @@ export type Rec = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The pause before a read whose connection failed is tried again. */
+const READ_RETRY_MS = 250;
+
 /** Ids per GET of a public list (the query string stays well under 16 KiB). */
 const IDS_PER_GET = 150;
 
@@ -35,11 +38,22 @@ export class OriginApi {
     readonly url: string,
   ) {}
 
-  /** A call to the origin; no answer, or the key refused, stops the run with a clear message. */
+  /**
+   * A call to the origin; no answer, or the key refused, stops the run with a clear message. A
+   * read whose connection failed (a kept-alive connection the origin closed as it was reused) is
+   * tried once more; a write never is (it may have arrived: the next push checks it first).
+   */
   async call(method: string, path: string, body?: unknown): Promise<JsonAnswer> {
     let res: JsonAnswer;
     try {
-      res = await callJson(this.client, method, path, body);
+      try {
+        res = await callJson(this.client, method, path, body);
+      } catch (e) {
+        const read = method === 'GET' || path.split('?')[0]!.endsWith('/search');
+        if (!(read && e instanceof RemoteError && e.status === 502)) throw e;
+        await new Promise((r) => setTimeout(r, READ_RETRY_MS));
+        res = await callJson(this.client, method, path, body);
+      }
     } catch (e) {
       if (e instanceof RemoteError) {
         const msg = e.status === 504 ? `the origin ${this.url} did not answer ${method} ${path}: ${e.message}` : `the origin ${this.url} is unreachable: ${e.message}`;

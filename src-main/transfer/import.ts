@@ -32,6 +32,8 @@ export interface ImportOptions {
   labels?: (string | undefined)[];
   /** SQLite page cache of the import connection, in KiB. */
   cacheKiB?: number;
+  /** Into a snapshot: the records created or changed are changes to push (recorded in its outbox). */
+  recordChanges?: boolean;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -102,7 +104,7 @@ export async function importFiles(target: string, paths: readonly string[], opts
   let created = false;
   const notes: string[] = [];
   try {
-    session = new ImportSession(target, { ignoreUnknown: opts.ignoreUnknown, strictReferences: opts.strictReferences, cacheKiB: opts.cacheKiB });
+    session = new ImportSession(target, { ignoreUnknown: opts.ignoreUnknown, strictReferences: opts.strictReferences, cacheKiB: opts.cacheKiB, recordChanges: opts.recordChanges });
     created = session.created;
     session.begin();
     let bytes = 0;
@@ -144,6 +146,7 @@ export async function importFiles(target: string, paths: readonly string[], opts
       ignored_fields: session.ignoredFields,
       cleared_references: session.clearedReferences,
       notes,
+      ...(session.outboxEntries === null ? {} : { outbox_entries: session.outboxEntries }),
       ms: Math.round(performance.now() - started),
     };
   } catch (e) {

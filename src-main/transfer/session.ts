@@ -27,7 +27,9 @@ import { getResource, type RelationDef } from '../../src-shared/resources/index'
 import { nowTs } from '../../src-shared/time';
 import { isBusy, openDatabase, type Db } from '../store/db';
 import { ftsTable, searchableFields } from '../store/ddl';
+import { beginChange, isTracked, type TrackedChange } from '../store/outbox';
 import { placeholders, q } from '../store/sql';
+import { Store } from '../store/store';
 import { CancelledError, TransferError, type Where } from './errors';
 import { checkField, fastTs, FieldInvalid, ID_RE, isMasked, missingReferencesMessage, planOf, type KindPlan, type MissingReference } from './validate';
 
@@ -45,6 +47,20 @@ export interface SessionOptions {
   strictReferences?: boolean;
   /** SQLite page cache of the import connection, in KiB. */
   cacheKiB?: number;
+  /**
+   * Into a snapshot: record the records created or changed as changes to push (its outbox), as
+   * the store's write path does. Rows are then written one by one.
+   */
+  recordChanges?: boolean;
+}
+
+/** The outbox entries of an import that records its changes, written just before it commits. */
+interface ChangeLog {
+  store: Store;
+  /** Records that existed before the import, their values before it taken. */
+  updates: Map<string, TrackedChange>;
+  /** Records the import created, with the link lists it set on them. */
+  creates: Map<string, { r: KindPlan['r']; id: string; relations: Set<string> }>;
 }
 
 type Statement = Database.Statement<unknown[], unknown>;
@@ -132,6 +148,9 @@ export class ImportSession {
   generatedIds = 0;
   ignoredFields: Record<string, number> = {};
   clearedReferences: Record<string, number> = {};
+  /** recordChanges: the entries of the outbox once the import's changes are in it. */
+  outboxEntries: number | null = null;
+  private changes: ChangeLog | null = null;
 
   constructor(
     readonly file: string,
@@ -160,6 +179,15 @@ export class ImportSession {
       throw e;
     }
     this.inTx = true;
+    this.changes = null;
+    if (this.opts.recordChanges) {
+      const store = new Store(this.db);
+      if (!isTracked(store)) {
+        this.rollback();
+        throw new TransferError(`${this.file} is not a snapshot of a platform: it has no outbox to record the import's changes in`);
+      }
+      this.changes = { store, updates: new Map(), creates: new Map() };
+    }
     this.db.exec('DELETE FROM temp.import_seen');
     this.states.clear();
     this.links.clear();
@@ -181,7 +209,8 @@ export class ImportSession {
     const table = r.table;
     const cols = ['id', ...plan.columns.map((c) => c.name), 'created_at', 'updated_at'];
     const width = cols.length;
-    const rowsPerStmt = Math.max(1, Math.min(ROWS_PER_STATEMENT, Math.floor(MAX_PARAMS / width)));
+    // Recording changes: each row on its own (its values before it are read first).
+    const rowsPerStmt = this.changes ? 1 : Math.max(1, Math.min(ROWS_PER_STATEMENT, Math.floor(MAX_PARAMS / width)));
     const before = (this.db.prepare(`SELECT COALESCE(MAX(_rid), 0) AS n FROM ${q(table)}`).get() as { n: number }).n;
     let trigger: TableState['trigger'] = null;
     if (searchableFields(r).length) {
@@ -435,6 +464,11 @@ export class ImportSession {
   private flush(s: TableState): void {
     const n = s.n;
     if (!n) return;
+    if (this.changes) {
+      for (let i = 0; i < n; i++) this.slowRow(s, i);
+      s.n = 0;
+      return;
+    }
     const params = n === s.rowsPerStmt ? s.flat : s.flat.slice(0, n * s.width);
     try {
       this.insertStmt(s, n).run(params);
@@ -461,6 +495,7 @@ export class ImportSession {
       } catch (e) {
         throw this.constraintError(s, e, row, where);
       }
+      this.changes?.creates.set(`${name}:${id}`, { r: s.plan.r, id, relations: new Set() });
       return;
     }
     let differs: string | null = null;
@@ -495,6 +530,7 @@ export class ImportSession {
       s.updates.set(key, st);
     }
     const params = set.map((j) => (j === updatedIdx && !present[j] ? this.now : row[j]));
+    this.trackUpdate(s.plan.r, id, set.map((j) => s.cols[j]!));
     try {
       st.run([...params, id]);
     } catch (e) {
@@ -534,10 +570,44 @@ export class ImportSession {
     return new TransferError(msg, where);
   }
 
+  /**
+   * Recording changes: takes the values of a record that existed before the import, before its
+   * first write by it (fields set by the import, link lists); the entries are written at commit.
+   */
+  private trackUpdate(r: KindPlan['r'], id: string, columns: readonly string[], relation?: string): void {
+    const c = this.changes;
+    if (!c) return;
+    const key = `${r.name}:${id}`;
+    const created = c.creates.get(key);
+    if (created) {
+      if (relation) created.relations.add(relation);
+      return;
+    }
+    if (c.updates.has(key)) return;
+    const fields = columns.filter((n) => r.fields[n] && n !== 'updated_at' && n !== 'created_at');
+    // All the record's link lists: a later link list of the same record is then compared too.
+    const relations = Object.entries(r.relations ?? {})
+      .filter(([, rel]) => rel.kind === 'manyToMany')
+      .map(([n]) => n);
+    const change = beginChange(c.store, r, 'update', id, {}, relation ? Object.keys(r.fields) : fields, relations);
+    if (change) c.updates.set(key, change);
+  }
+
+  /** Recording changes: the outbox entries of every record created or changed, as they are now. */
+  private recordChanges(): void {
+    const c = this.changes;
+    if (!c) return;
+    for (const change of c.updates.values()) change.done();
+    for (const { r, id, relations } of c.creates.values()) beginChange(c.store, r, 'create', id, {}, [], [...relations])?.done();
+    this.outboxEntries = (c.store.get1<{ n: number }>('SELECT COUNT(*) AS n FROM sync_outbox') ?? { n: 0 }).n;
+    this.changes = null;
+  }
+
   /** Makes the record's links of a many-to-many relation equal to `ids` (spec: _relations). */
   private setLinks(plan: KindPlan, id: string, name: string, ids: string[]): void {
     const rel = plan.relations.get(name)!;
     if (rel.kind !== 'manyToMany') return;
+    this.trackUpdate(plan.r, id, [], name);
     const json = JSON.stringify([...new Set(ids)]);
     const key = `${rel.link}:${rel.self}`;
     let st = this.linkStmts.get(key);
@@ -607,6 +677,7 @@ export class ImportSession {
     }
     opts.onPhase?.('checking', total, total);
     this.checkReferences(states);
+    this.recordChanges();
     opts.onPhase?.('committing', total, total);
     this.db.exec('COMMIT');
     this.inTx = false;
@@ -729,6 +800,7 @@ export class ImportSession {
 
   rollback(): void {
     this.maybeUnchanged = [];
+    this.changes = null;
     if (this.inTx && this.db.inTransaction) this.db.exec('ROLLBACK');
     this.inTx = false;
     if (this.db.open) this.db.pragma('foreign_keys = ON');

@@ -1,7 +1,7 @@
 // The console's shell: header (instance switcher, views, command palette, language, theme),
 // the current view, dialogs and notices.
 import { useEffect } from 'react';
-import { getAction, keyLabel, setAnnouncer } from './actions/registry';
+import { keyLabel } from './actions/registry';
 import { useKeyboard } from './actions/keyboard';
 import { useDesktopMenu } from './actions/menu';
 import { ColumnsDialog } from './components/ColumnsDialog';
@@ -12,18 +12,25 @@ import { desktop } from './desktop';
 import { InstanceSwitcher } from './components/InstanceSwitcher';
 import { Notices } from './components/Notices';
 import { Palette } from './components/Palette';
-import { i18n, langPreference, setLangPreference, useI18n, type Lang } from './i18n';
+import { ConnectionBanner } from './components/ConnectionBanner';
+import { InstancesDialog } from './components/InstancesDialog';
+import { langPreference, setLangPreference, useI18n, type Lang } from './i18n';
 import { hrefOf, useRoute, type Route } from './router';
-import { useInstances } from './state/instances';
+import { guardUnload } from './state/changes';
+import { startHeartbeat } from './state/connection';
+import { startHealthWatch, useInstances } from './state/instances';
 import { useSession } from './state/session';
 import { useUi, type ThemePref } from './state/ui';
 import { SignIn } from './SignIn';
 import { PublicBuilder } from './views/builders/PublicBuilder';
 import { SearchBuilder } from './views/builders/SearchBuilder';
+import { AssignDialog } from './views/incidents/AssignDialog';
 import { RiskDialog, StatusDialog } from './views/incidents/ChangeDialogs';
 import { ChangesView } from './views/changes/ChangesView';
 import { ChangesNavLink } from './views/changes/marks';
 import { IncidentsView } from './views/incidents/IncidentsView';
+import { ViewsDialog } from './views/incidents/ViewsDialog';
+import { NotFound } from './views/NotFound';
 import { RecordView, ResourceList, ResourcesIndex } from './views/resources/ResourceViews';
 
 function DialogHost() {
@@ -34,6 +41,12 @@ function DialogHost() {
       return <StatusDialog refs={dialog.refs} />;
     case 'risk':
       return <RiskDialog refs={dialog.refs} />;
+    case 'assign':
+      return <AssignDialog refs={dialog.refs} />;
+    case 'instances':
+      return <InstancesDialog />;
+    case 'views':
+      return <ViewsDialog />;
     case 'columns':
       return <ColumnsDialog table={dialog.table} />;
     case 'import':
@@ -100,6 +113,8 @@ function Main({ route }: { route: Route }) {
       return <PublicBuilder />;
     case 'changes':
       return <ChangesView />;
+    case 'notFound':
+      return <NotFound path={route.path} />;
   }
 }
 
@@ -116,13 +131,14 @@ export function App() {
     void useSession.getState().start();
   }, []);
   useEffect(() => {
-    if (api) void useInstances.getState().load();
+    if (!api) return;
+    void useInstances.getState().load();
+    void useSession.getState().loadMe();
+    const stops = [startHeartbeat(), startHealthWatch(), guardUnload()];
+    return () => stops.forEach((stop) => stop());
   }, [api]);
-  useEffect(() => {
-    setAnnouncer((kind, key, values, actionId) =>
-      useUi.getState().notify(kind, i18n.t(key, values ?? {}), actionId ? { id: actionId, label: i18n.t(getAction(actionId)?.label ?? actionId) } : undefined),
-    );
-  }, []);
+  // Error notices belong to the page they were raised on.
+  useEffect(() => useUi.getState().clearErrors(), [route.view]);
   useEffect(() => {
     document.title = t('app.title');
   }, [t]);
@@ -153,6 +169,7 @@ export function App() {
           </button>
         )}
       </header>
+      {status === 'ready' && <ConnectionBanner />}
       <main className="main">{status === 'checking' ? <p className="muted pad">{t('states.loading')}</p> : status === 'ready' ? <Main route={route} /> : <SignIn />}</main>
       <Palette />
       <DialogHost />

@@ -7,12 +7,13 @@
 //   const radar = createClient({ url: 'http://127.0.0.1:9000', apiKey: process.env.RADAR_API_KEY });
 //   const { objects } = await radar.public.incidents({ status: 'in,new,assigned_customer', order: '-risklevel' });
 import type { z } from 'zod';
-import { consoleOperations, findOperation, namedOperations, publicOperations, resourceOperations, type OperationDef } from '../contract/index';
+import { consoleOperations, findOperation, namedOperations, publicOperations, resourceOperations, syncOperations, type OperationDef } from '../contract/index';
 import { fillPath, isMediaAnswer } from '../contract/operation';
 import type { IncidentStatus } from '../resources/fields';
 import { findResource } from '../resources/index';
 import { routedElementSchema, type RoutedElement } from '../schemas/routing';
 import type { SearchRequest } from '../schemas/search';
+import type { DiscardRequest, EntryStateName, ResolveRequest } from '../schemas/sync';
 
 export type { OperationDef } from '../contract/operation';
 export type { RoutedElement } from '../schemas/routing';
@@ -230,6 +231,7 @@ export function createClient(o: ClientOptions) {
 
   const main = on({});
   const con = consoleOperations();
+  const so = syncOperations();
   return {
     ...main,
     /** The same calls on one instance (through the routing: `/console/v1/route` with PgrSelectedInstance). */
@@ -242,6 +244,21 @@ export function createClient(o: ClientOptions) {
       jobs: () => call(con.jobs_list),
       job: (id: string, signal?: AbortSignal) => call(con.jobs_get, { params: { id }, signal }),
       cancelJob: (id: string) => call(con.jobs_cancel, { params: { id } }),
+      /** Snapshots of a platform (by instance id or name): their outbox, push and pull, conflicts. */
+      sync: {
+        instances: () => call(so.list),
+        status: (instance: string) => call(so.status, { params: { instance } }),
+        entries: (instance: string, query: { state?: EntryStateName; resource?: string; record_id?: string; limit?: number; offset?: number } = {}) =>
+          call(so.entries, { params: { instance }, query }),
+        /** Pushes and answers the summary once done (`dryRun`: what would be sent, nothing sent). */
+        push: (instance: string, opts: { dryRun?: boolean; entries?: number[] } = {}) =>
+          call(so.push, { params: { instance }, query: { wait: '1' }, body: { ...(opts.dryRun ? { dry_run: true } : {}), ...(opts.entries ? { entries: opts.entries } : {}) } }),
+        /** Pulls and answers the summary once done. */
+        pull: (instance: string) => call(so.pull, { params: { instance }, query: { wait: '1' } }),
+        cancel: (instance: string) => call(so.cancel, { params: { instance } }),
+        resolve: (instance: string, req: ResolveRequest) => call(so.resolve, { params: { instance }, body: req }),
+        discard: (instance: string, req: DiscardRequest = {}) => call(so.discard, { params: { instance }, body: req }),
+      },
     },
   };
 }

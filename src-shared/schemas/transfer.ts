@@ -85,6 +85,7 @@ export const importQuerySchema = z.strictObject({
   kind: z.string().min(1).optional().describe('resource of the records, when it cannot be told from their fields'),
   filename: z.string().min(1).max(500).optional().describe('name of the uploaded file (kind hints, error messages)'),
   ignore_unknown: boolParam.describe('skip fields the registry does not know instead of refusing the file'),
+  as_changes: boolParam.describe('into a snapshot of a platform: record the records created or changed as changes to push (its outbox), field by field; default: an import is not a change to push'),
   wait: boolParam.describe('answer when the import has finished (200 with the summary, 400 with the error) instead of 202 with a job'),
 });
 export type ImportQuery = z.infer<typeof importQuerySchema>;
@@ -127,6 +128,7 @@ export const importSummarySchema = z
     ignored_fields: z.record(z.string(), z.number().int()).describe('`resource.field`: records in which an unknown field was skipped'),
     cleared_references: z.record(z.string(), z.number().int()).describe('`resource.field`: references to records outside a snapshot, cleared'),
     notes: z.array(z.string()),
+    outbox_entries: z.number().int().optional().describe('as_changes: the entries of the outbox once the import’s changes are in it'),
     ms: z.number(),
   })
   .meta({ id: 'ImportSummary' });

@@ -23,10 +23,10 @@ test('change incidents on a snapshot, see the count, push, resolve a conflict', 
     await openConsole(page, served);
     await expect(loadedRows(page).first()).toBeVisible();
     await page.getByRole('button', { name: /^Instance: / }).click();
-    const options = page.getByRole('listbox', { name: 'Instances' });
+    const options = page.getByRole('menu', { name: 'Instances' });
     // A snapshot shows its count in the switcher (nothing waiting yet).
-    await expect(options.getByRole('option', { name: new RegExp(SNAP) }).getByTestId('sync-count')).toHaveText('0 changes waiting');
-    await options.getByRole('option', { name: new RegExp(SNAP) }).click();
+    await expect(options.getByRole('menuitemradio', { name: new RegExp(SNAP) }).getByTestId('sync-count')).toHaveText('0 changes waiting');
+    await options.getByRole('menuitemradio', { name: new RegExp(SNAP) }).click();
     await expect(page.getByRole('button', { name: new RegExp(`^Instance: ${SNAP}`) })).toBeVisible();
     await expect(loadedRows(page).first()).toBeVisible();
 
@@ -51,7 +51,10 @@ test('change incidents on a snapshot, see the count, push, resolve a conflict', 
     const dialog = page.getByRole('dialog', { name: 'Change the status of 3 incidents' });
     await dialog.getByRole('radio', { name: new RegExp(target) }).check();
     await dialog.getByRole('button', { name: 'Change status of 3' }).click();
-    await expect(page.getByRole('status').filter({ hasText: /Status of 3 incidents changed/ })).toBeVisible();
+    // Held a few seconds with Undo; sent now.
+    await expect(page.getByTestId('held-change')).toContainText(`Status of 3 incidents → ${target}`);
+    await page.getByTestId('held-change').getByRole('button', { name: 'Send the change now' }).click();
+    await expect(page.getByTestId('change-result')).toContainText('Status of 3 incidents changed', { timeout: 15_000 });
     // What the outbox recorded: the three incidents, each status before and after.
     const waiting = await api<{ items: { record_id: string; field: string; before: string; after: string; label: string }[] }>(served, 'GET', `/console/v1/sync/${snapId}/entries`);
     expect(waiting.items.map((e) => [e.field, e.after])).toEqual([

@@ -78,6 +78,24 @@ describe('the typed client', () => {
     expect(elements[0]).toMatchObject({ error: 0, status_code: 200 });
   });
 
+  it('takes the changes of a snapshot back to its origin (here the same server) with the sync calls', async () => {
+    const job = (await radar.call('console.snapshot', { query: { wait: '1' }, body: { url: srv.main, api_key: srv.apiKey, name: 'В дороге', per_page: 500 } })) as { state: string; instance: { id: string } };
+    expect(job.state).toBe('done');
+    expect((await radar.console.sync.instances()).map((i) => i.name)).toEqual(['В дороге']);
+    const [inc] = (await radar.public.incidents({ status: 'eq,new', order: 'display_id', per_page: 1 })).objects;
+    const id = inc!.id as string;
+    await radar.instance(job.instance.id).public.updateStatus(id, 'verify_close');
+    expect((await radar.console.sync.status('В дороге')).counts).toMatchObject({ pending: 1, total: 1 });
+    const [entry] = (await radar.console.sync.entries('В дороге', { state: 'pending' })).items;
+    expect(entry).toMatchObject({ record_id: id, field: 'status', before: 'new', after: 'verify_close' });
+    const dry = await radar.console.sync.push('В дороге', { dryRun: true });
+    expect(dry.would_send).toEqual([{ method: 'PUT', path: '/data/public/api/v1/incidents/update/status', body: { id, status: 'verify_close' }, entries: [entry!.seq] }]);
+    expect(await radar.console.sync.push('В дороге')).toMatchObject({ pushed: 1, conflicts: 0, left: { total: 0 } });
+    expect((await radar.resource('service_asset_findings').get(id, { relations: [] })).status).toBe('verify_close');
+    expect((await radar.console.sync.pull('В дороге')).stopped).toBeNull();
+    await expect(radar.console.sync.status('Main')).rejects.toMatchObject({ status: 400 });
+  });
+
   it('refuses an answer the contract does not describe', async () => {
     const tampering: typeof fetch = async (input, init) => {
       const res = await fetch(input, init);

@@ -118,6 +118,26 @@ describe('radar-console sync', () => {
     expect(JSON.parse((await sync('status', '--db', snap, '--json')).stdout).counts.total).toBe(0);
   });
 
+  it('import --as-changes: the records it brings into the snapshot wait to be pushed; without it, none', async () => {
+    const file = path.join(tmp, 'findings.json');
+    const id = '5e0b1a7c-2f3d-4c8e-9b6a-1d2e3f4a5b6c';
+    fs.writeFileSync(file, JSON.stringify([{ id, title: 'Заведено офлайн', type: 'network_anomaly' }]));
+    const plain = await runCli(['import', file, '--db', snap]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(JSON.parse((await sync('status', '--db', snap, '--json')).stdout).counts.total).toBe(0);
+    fs.writeFileSync(file, JSON.stringify([{ id, title: 'Заведено офлайн, уточнено', type: 'network_anomaly' }]));
+    const asked = await runCli(['import', file, '--db', snap, '--as-changes']);
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stderr).toMatch(/recorded as changes to push: 1 entries waiting/);
+    const [entry] = JSON.parse((await sync('status', '--db', snap, '--json')).stdout).entries;
+    expect(entry).toMatchObject({ resource: 'findings', record_id: id, op: 'update', field: 'title', before: 'Заведено офлайн', after: 'Заведено офлайн, уточнено' });
+    const res = await sync('discard', '--db', snap, '--all');
+    expect(res.code, res.stderr).toBe(0);
+    const refused = await runCli(['import', file, '--db', main, '--as-changes']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/is not a snapshot of a platform/);
+  });
+
   it('an unreachable origin: exit 1 with the reason, the change kept', async () => {
     const [f] = await incidents(1);
     offline((s) => {

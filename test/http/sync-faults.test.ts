@@ -25,10 +25,11 @@ const STATUS_PATH = '/data/public/api/v1/incidents/update/status';
 
 /**
  * pass: forwarded; hang: never answered; fail: 500 without reaching the origin; applied-then-fail:
- * forwarded, then answered 502 as a gateway that lost the answer; refuse: 401. `only` limits the
+ * forwarded, then answered 502 as a gateway that lost the answer; refuse: 401; drop-once: the
+ * connection closed without an answer, once (then pass). `only` limits the
  * fault to reads (GET and searches) or writes (the rest); the others pass.
  */
-type Mode = 'pass' | 'hang' | 'fail' | 'applied-then-fail' | 'refuse';
+type Mode = 'pass' | 'hang' | 'fail' | 'applied-then-fail' | 'refuse' | 'drop-once';
 const fault: { mode: Mode; only: 'reads' | 'writes' | 'all' } = { mode: 'pass', only: 'all' };
 
 let origin: TestServer;
@@ -36,6 +37,8 @@ let proxy: http.Server;
 let via: string;
 let snap: string;
 const sockets = new Set<Socket>();
+/** Connections closed by drop-once. */
+let dropped = 0;
 /** Status updates the origin applied, per incident. */
 const arrived = new Map<string, number>();
 
@@ -105,6 +108,11 @@ beforeAll(async () => {
       else if (mode === 'hang') return; // the socket is destroyed when the test ends
       else if (mode === 'fail') error(res, 500, 'Internal Server Error');
       else if (mode === 'refuse') error(res, 401, 'authorization failed');
+      else if (mode === 'drop-once') {
+        fault.mode = 'pass';
+        dropped++;
+        req.socket.destroy();
+      }
       else {
         forward(req, body, null);
         // The origin applied it; the answer is lost on the way back.
@@ -203,6 +211,31 @@ describe('sync against an origin that misbehaves', () => {
     expect(JSON.parse(res.stdout)).toMatchObject({ pushed: 3, already: 1, requests: 2, left: { total: 0 } });
     expect(ids.map((id) => arrived.get(id))).toEqual([1, 1, 1]);
     expect(statusRows(ids, 'feedback_required', since).map((r) => r.n)).toEqual([1, 1, 1]);
+  });
+
+  it('a connection closed without an answer during a read is read again: push and pull go on', async () => {
+    arrived.clear();
+    const ids = changeOffline(2, 'invalid');
+    Object.assign(fault, { mode: 'drop-once', only: 'reads' });
+    let res = await sync('push', '--json');
+    expect(res.code, res.stderr).toBe(0);
+    expect(dropped).toBe(1);
+    expect(JSON.parse(res.stdout)).toMatchObject({ pushed: 2, stopped: null, left: { total: 0 } });
+    expect(ids.map((id) => arrived.get(id))).toEqual([1, 1]);
+    // A write is never sent again by itself: it stops the push, unconfirmed, checked at the next.
+    changeOffline(1, 'working_customer');
+    Object.assign(fault, { mode: 'drop-once', only: 'writes' });
+    res = await sync('push');
+    expect(res.code, res.stderr).toBe(1);
+    expect(dropped).toBe(2);
+    expect((await statusJson()).counts).toMatchObject({ sending: 1, total: 1 });
+    Object.assign(fault, { mode: 'drop-once', only: 'reads' });
+    res = await sync('pull', '--json');
+    expect(res.code, res.stderr).toBe(0);
+    expect(dropped).toBe(3);
+    expect(JSON.parse(res.stdout).stopped).toBeNull();
+    Object.assign(fault, { mode: 'pass', only: 'all' });
+    expect((await sync('push')).code).toBe(0);
   });
 
   it('an origin that refuses the key: exit 1 with the reason, nothing marked', async () => {

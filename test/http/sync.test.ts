@@ -283,6 +283,53 @@ describe('sync with the origin', () => {
     expect((await get(onOrigin, 'service_asset_findings', j!.id)).internal_note).toBe('до отключения');
   });
 
+  it('an import into the snapshot is no change to push unless asked; asked, its records are pushed like changes made here', async () => {
+    const [k, l] = (await incidents(30, [{ field: 'status', filter_type: 'equal', value: 'new' }])).slice(-2);
+    expect((await entries()).total).toBe(0);
+    /** The two incidents as the snapshot has them (a v2 search answer), with `change` applied. */
+    const file = async (change: Record<string, unknown>[]) => {
+      const recs = [await get(onSnap, 'service_asset_findings', k!.id), await get(onSnap, 'service_asset_findings', l!.id)] as Record<string, unknown>[];
+      const items = recs.map((rec, i) => {
+        const { _relations: _r, ...own } = rec;
+        return { ...own, ...change[i] };
+      });
+      return JSON.stringify({ items, total: items.length });
+    };
+    const importInto = (query: string, body: string) => local.call('POST', `/console/v1/import?instance=${snap.id}&filename=triage.json&wait=1${query}`, body);
+
+    // Not asked: the records change here, nothing waits to be pushed.
+    const plain = await importInto('', await file([{ client_note: 'из файла' }, {}]));
+    expect(plain.status, plain.text).toBe(200);
+    expect(plain.body.summary.resources.service_asset_findings).toMatchObject({ updated: 1, unchanged: 1 });
+    expect(plain.body.summary.outbox_entries).toBeUndefined();
+    expect((await get(onSnap, 'service_asset_findings', k!.id)).client_note).toBe('из файла');
+    expect((await entries()).total).toBe(0);
+
+    // Asked: a changed field of each, and a finding type the file brings, wait for the push.
+    const findingId = '0b7c8c1e-6f4e-4a47-9a1d-3c5d7e9f1a2b';
+    const asked = await importInto('&as_changes=1', await file([{ internal_note: 'разобрано в самолёте' }, { risklevel: 8.8 }]));
+    expect(asked.status, asked.text).toBe(200);
+    expect(asked.body.summary.outbox_entries).toBe(2);
+    const more = await local.call('POST', `/console/v1/import?instance=${snap.id}&filename=findings.json&wait=1&as_changes=1`, JSON.stringify([{ id: findingId, title: 'Найдено офлайн', type: 'network_anomaly' }]));
+    expect(more.status, more.text).toBe(200);
+    const waiting = (await entries()).items.map((e) => [e.resource, e.record_id, e.op, e.field, e.after]);
+    expect(waiting).toEqual([
+      ['service_asset_findings', k!.id, 'update', 'internal_note', 'разобрано в самолёте'],
+      ['service_asset_findings', l!.id, 'update', 'risklevel', 8.8],
+      ['findings', findingId, 'create', '', expect.objectContaining({ id: findingId, title: 'Найдено офлайн' })],
+    ]);
+    expect(await pushNow()).toMatchObject({ pushed: 3, conflicts: 0, failed: 0, left: { total: 0 } });
+    expect((await get(onOrigin, 'service_asset_findings', k!.id)).internal_note).toBe('разобрано в самолёте');
+    expect((await get(onOrigin, 'service_asset_findings', k!.id)).client_note).toBe(k!.client_note ?? null);
+    expect((await get(onOrigin, 'service_asset_findings', l!.id)).risklevel).toBe(8.8);
+    expect(await get(onOrigin, 'findings', findingId)).toMatchObject({ title: 'Найдено офлайн' });
+
+    // Asked of a database that is no snapshot: refused, nothing imported.
+    const main = await local.call('POST', '/console/v1/import?filename=findings.json&wait=1&as_changes=1', JSON.stringify([{ title: 'Не снимок', type: 'network_anomaly' }]));
+    expect(main.status).toBe(400);
+    expect(main.body.error).toMatch(/is not a snapshot of a platform: it has no outbox to record the import's changes in/);
+  });
+
   it('an origin with empty lists (no custom fields, no messages): snapshot, pull and push work from the start', async () => {
     const bare = await startTestServer();
     try {

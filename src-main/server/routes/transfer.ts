@@ -1,6 +1,6 @@
 // The console's import, export and snapshot endpoints (main port):
 //
-//   POST   /console/v1/import?instance=|new_instance=&kind=&filename=&ignore_unknown=&wait=
+//   POST   /console/v1/import?instance=|new_instance=&kind=&filename=&ignore_unknown=&as_changes=&wait=
 //          body: the file itself (JSON, NDJSON or .zip), streamed to a temporary file; starts
 //          an import job (202 + the job; with wait=1, 200 + the summary or 400 + the error)
 //   GET    /console/v1/jobs, /console/v1/jobs/:id     progress (records, bytes, rate, ETA), summary
@@ -163,7 +163,7 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
             const summary = await importInThread({
               target,
               paths: [file],
-              opts: { labels: [label], kind: qy.kind, ignoreUnknown: truthy(qy.ignore_unknown) },
+              opts: { labels: [label], kind: qy.kind, ignoreUnknown: truthy(qy.ignore_unknown), recordChanges: truthy(qy.as_changes) },
               signal: ctx.signal,
               onProgress: (p) => ctx.progress({ phase: p.phase, records: p.records, bytes: p.bytes, total_bytes: p.totalBytes, file: p.file }),
             });
