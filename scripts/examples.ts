@@ -12,6 +12,7 @@ import path from 'node:path';
 import { operations, type OperationDef, type OperationExample } from '../src-shared/contract/index';
 import { fillPath } from '../src-shared/contract/operation';
 import { fieldsOf, getResource, relationsOf, type ResourceDef } from '../src-shared/resources/index';
+import { LOCAL_USER_ID } from '../src-shared/schemas/people';
 import { emptySearch } from '../src-shared/schemas/search';
 import { startServer } from '../src-main/server/start';
 
@@ -256,6 +257,19 @@ async function main(): Promise<void> {
         break;
       case 'console.export_link':
         await send(op, { query: { resource: 'findings', format: 'csv', columns: 'display_id,title,type' } });
+        break;
+      case 'console.people.list':
+      case 'console.me.get':
+        later.push([op, () => ({})]);
+        break;
+      case 'console.people.add':
+        await send(op, { body: { id: idFor('people/add'), name: 'Орлова Мария', role: 'SOC L1', email: 'orlova@example.org' } });
+        break;
+      case 'console.people.remove':
+        last.push([op, () => ({ params: { id: idFor('people/add') } })]);
+        break;
+      case 'console.me.update':
+        later.push([op, () => ({ body: { name: store.get1<{ name: string }>(`SELECT name FROM console_people WHERE id = ?`, [LOCAL_USER_ID])!.name } })]);
         break;
       case 'console.snapshot':
         later.push([op, () => ({ query: { wait: '1' }, body: { url: srv.main, api_key: KEY, name: SNAPSHOT, per_page: 500 } })]);

@@ -1,12 +1,13 @@
 // `radar-console token`: a Bearer JWT the server of a database accepts (signed with the secret
 // kept beside that database).
 import { Command } from '@commander-js/extra-typings';
+import { LOCAL_USER_ID } from '../../src-shared/schemas/people';
 import { loadSecrets } from '../config/secrets';
-import { issueToken } from '../server/security';
+import { issueToken } from '../server/tokens';
 import { DB_HELP, existingDb, intIn, uuidArg } from './options';
 
-/** The user a token names when --user is not given. */
-export const LOCAL_USER_ID = '00000000-0000-4000-8000-000000000001';
+/** The user a token names when --user is not given: the local analyst (the console's Pgr-User-Id). */
+export { LOCAL_USER_ID };
 
 export function tokenCommand() {
   return new Command('token')

@@ -7,6 +7,7 @@ import { underPrefix } from './contract';
 import type { ApiDeps } from './deps';
 import { NAMED_OVERRIDES, registerNamed } from './routes/named';
 import { registerResource } from './routes/resources';
+import { registerPeople } from './routes/people';
 import { registerPublic } from './routes/public';
 import { registerScan } from './routes/scan';
 import { registerStats } from './routes/stats';
@@ -31,4 +32,5 @@ export function registerApi(app: FastifyInstance, deps: ApiDeps): void {
   registerPublic(app, deps);
   registerTenancy(app, deps);
   registerStats(app, deps);
+  registerPeople(app, deps);
 }

@@ -126,6 +126,22 @@ export const MIGRATIONS: readonly Migration[] = [
       for (const stmt of dayCountsDdl()) db.exec(stmt);
     },
   },
+  {
+    version: 7,
+    name: 'people: names for the user uuids of this database',
+    up: (db) => {
+      db.exec(`CREATE TABLE console_people (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        short_name TEXT NOT NULL,
+        login TEXT,
+        email TEXT,
+        role TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) WITHOUT ROWID`);
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -18,6 +18,7 @@ import { getResource, RESOURCES, type ResourceDef } from '../../src-shared/resou
 import { FINAL_STATUSES, OPEN_STATUSES, type IncidentStatus } from '../../src-shared/resources/fields';
 import type { OCCURRENCE_EVENT_TYPES } from '../../src-shared/resources/occurrences';
 import type { WriteBody } from '../../src-shared/schemas/resource';
+import { LOCAL_USER_ID, shortNameOf } from '../../src-shared/schemas/people';
 import { microsToTs } from '../../src-shared/time';
 import { q } from './sql';
 import type { Store } from './store';
@@ -760,6 +761,8 @@ class Seeder {
   ) {
     const rng = new Rng('users');
     this.users = USER_NAMES.map(([name, login, team]) => ({ id: rng.uuid(), name, login, team }));
+    // The first SOC analyst is the local analyst: the console's own user (LOCAL_USER_ID).
+    this.users[0]!.id = LOCAL_USER_ID;
   }
 
   private res(name: string): ResourceDef {
@@ -786,6 +789,7 @@ class Seeder {
   }
 
   run(): void {
+    this.people();
     this.responsibleGroups();
     this.softwareGroups();
     this.software();
@@ -813,6 +817,25 @@ class Seeder {
 
   // ---- organisation and software
 
+  /** The people directory: names for the user uuids of the records. */
+  private people(): void {
+    const at = ts(ANCHOR_US - 160 * DAY_US);
+    for (const u of this.users) {
+      const m = /^(.*?)(?: \((.*)\))?$/.exec(u.name)!;
+      const name = m[1]!;
+      this.store.run(`INSERT INTO console_people (id, name, short_name, login, email, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
+        u.id,
+        name,
+        shortNameOf(name),
+        u.login,
+        `${u.login}@${u.team === 'soc' ? 'soc.provider.ru' : 'corp.local'}`,
+        m[2] ?? (u.team === 'customer' ? 'Заказчик' : null),
+        at,
+        at,
+      ]);
+    }
+  }
+
   private responsibleGroups(): void {
     const rng = new Rng('responsible_groups');
     for (const g of RESPONSIBLE_GROUPS) {
@@ -832,7 +855,8 @@ class Seeder {
           visible_scan_schedules: g.key === 'sec' || g.key === 'srv',
           stop_scans: g.key === 'sec',
           edited_by: 'a.zakharova',
-          user_ids: [...new Set([leader.id, ...members.map((u) => u.id)])],
+          // The local analyst works the SOC shift ("my group" in the console).
+          user_ids: [...new Set([leader.id, ...members.map((u) => u.id), ...(g.key === 'soc' ? [LOCAL_USER_ID] : [])])],
         },
         ANCHOR_US - 150 * DAY_US + rng.int(0, 5 * 24 * 60) * MIN_US,
       );
@@ -1274,9 +1298,9 @@ class Seeder {
         itsm_sync_status: rng.pick(['not_synced', 'not_synced', 'scheduled']),
         external_id: rng.chance(0.2) ? rng.int(100000, 999999) : null,
         itsm_sync_error: null,
-        user_id: creator?.id ?? null,
+        user_id: this.ownerOf(h, creator),
         updated_by: h.length > 1 ? last.user : null,
-        group_id: this.groupIds.get(s.asset.group)!,
+        group_id: this.groupIds.get(this.groupOf(last.status, s.risklevel, s.asset.group))!,
         created_by_customer: customerCreated ? creator!.id : null,
         edited_by: h.length > 1 ? this.users.find((u2) => u2.id === last.user)?.login ?? null : null,
         incident_group_id: f.category,
@@ -1285,6 +1309,22 @@ class Seeder {
       this.store.create(I, body, { at: ts(s.createdUs) });
       this.incidents.push({ ...s, id: body.id!, findingId, historyIds: [], occurrences: [], displayId: n + 1 });
     });
+  }
+
+  /** The analyst owning an incident: the first SOC analyst who handled it (or who registered
+   * it by hand); nobody while it is new and untouched. */
+  private ownerOf(h: StatusStep[], creator: User | null): string | null {
+    const soc = new Set(this.users.filter((u) => u.team === 'soc').map((u) => u.id));
+    const handler = h.slice(1).find((step) => step.user && soc.has(step.user));
+    return handler?.user ?? (creator && creator.team === 'soc' ? creator.id : null);
+  }
+
+  /** The responsible group: the customer's team owning the asset while the incident is with the
+   * customer, else the SOC shift (new and minor closed ones) or incident response (high risk). */
+  private groupOf(status: S, risklevel: number, assetGroup: GroupKey): GroupKey {
+    if (status === 'assigned_customer' || status === 'working_customer' || status === 'feedback_required' || status === 'verify_close') return assetGroup;
+    if (status === 'new') return 'soc';
+    return risklevel >= 7 ? 'ir' : 'soc';
   }
 
   private analysisOutput(rng: Rng, f: FindingSpec, a: AssetSeed, src: string): string {

@@ -1,7 +1,7 @@
 // The console's shell: header (instance switcher, views, command palette, language, theme),
 // the current view, dialogs and notices.
 import { useEffect } from 'react';
-import { getAction, keyLabel, setAnnouncer } from './actions/registry';
+import { keyLabel } from './actions/registry';
 import { useKeyboard } from './actions/keyboard';
 import { useDesktopMenu } from './actions/menu';
 import { ColumnsDialog } from './components/ColumnsDialog';
@@ -12,18 +12,25 @@ import { desktop } from './desktop';
 import { InstanceSwitcher } from './components/InstanceSwitcher';
 import { Notices } from './components/Notices';
 import { Palette } from './components/Palette';
-import { i18n, langPreference, setLangPreference, useI18n, type Lang } from './i18n';
+import { ConnectionBanner } from './components/ConnectionBanner';
+import { InstancesDialog } from './components/InstancesDialog';
+import { langPreference, setLangPreference, useI18n, type Lang } from './i18n';
 import { hrefOf, useRoute, type Route } from './router';
-import { useInstances } from './state/instances';
+import { guardUnload } from './state/changes';
+import { startHeartbeat } from './state/connection';
+import { startHealthWatch, useInstances } from './state/instances';
 import { useSession } from './state/session';
 import { useUi, type ThemePref } from './state/ui';
 import { SignIn } from './SignIn';
 import { PublicBuilder } from './views/builders/PublicBuilder';
 import { SearchBuilder } from './views/builders/SearchBuilder';
+import { AssignDialog } from './views/incidents/AssignDialog';
 import { RiskDialog, StatusDialog } from './views/incidents/ChangeDialogs';
 import { ChangesView } from './views/changes/ChangesView';
 import { ChangesNavLink } from './views/changes/marks';
 import { IncidentsView } from './views/incidents/IncidentsView';
+import { ViewsDialog } from './views/incidents/ViewsDialog';
+import { NotFound } from './views/NotFound';
 import { RecordView, ResourceList, ResourcesIndex } from './views/resources/ResourceViews';
 
 function DialogHost() {
@@ -34,6 +41,12 @@ function DialogHost() {
       return <StatusDialog refs={dialog.refs} />;
     case 'risk':
       return <RiskDialog refs={dialog.refs} />;
+    case 'assign':
+      return <AssignDialog refs={dialog.refs} />;
+    case 'instances':
+      return <InstancesDialog />;
+    case 'views':
+      return <ViewsDialog />;
     case 'columns':
       return <ColumnsDialog table={dialog.table} />;
     case 'import':
@@ -68,18 +81,36 @@ function Prefs() {
   const theme = useUi((s) => s.theme);
   const setTheme = useUi((s) => s.setTheme);
   const pref = langPreference();
+  // Compact: a glyph says which preference a select holds (its name is read out), the options
+  // stay words, so the header fits one line at 1280 px in every language.
   return (
     <div className="prefs">
-      <select aria-label={t('prefs.language')} value={pref} onChange={(e) => setLangPreference(e.target.value as Lang | 'system')}>
-        <option value="system">{t('prefs.langAuto')}</option>
-        <option value="en">English</option>
-        <option value="ru">Русский</option>
-      </select>
-      <select aria-label={t('prefs.theme')} value={theme} onChange={(e) => setTheme(e.target.value as ThemePref)}>
-        <option value="system">{t('prefs.themeAuto')}</option>
-        <option value="light">{t('prefs.light')}</option>
-        <option value="dark">{t('prefs.dark')}</option>
-      </select>
+      <label className="pref" title={t('prefs.language')}>
+        <span className="pref-glyph" aria-hidden="true">
+          <svg viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="1.3">
+            <circle cx="8" cy="8" r="6.5" />
+            <path d="M1.5 8h13M8 1.5c2 2 2.8 4.2 2.8 6.5S10 12.5 8 14.5M8 1.5C6 3.5 5.2 5.7 5.2 8S6 12.5 8 14.5" />
+          </svg>
+        </span>
+        <select aria-label={t('prefs.language')} value={pref} onChange={(e) => setLangPreference(e.target.value as Lang | 'system')}>
+          <option value="system">{t('prefs.langAuto')}</option>
+          <option value="en">English</option>
+          <option value="ru">Русский</option>
+        </select>
+      </label>
+      <label className="pref" title={t('prefs.theme')}>
+        <span className="pref-glyph" aria-hidden="true">
+          <svg viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="1.3">
+            <circle cx="8" cy="8" r="6.5" />
+            <path d="M8 1.5a6.5 6.5 0 0 1 0 13z" fill="currentColor" />
+          </svg>
+        </span>
+        <select aria-label={t('prefs.theme')} value={theme} onChange={(e) => setTheme(e.target.value as ThemePref)}>
+          <option value="system">{t('prefs.themeAuto')}</option>
+          <option value="light">{t('prefs.light')}</option>
+          <option value="dark">{t('prefs.dark')}</option>
+        </select>
+      </label>
     </div>
   );
 }
@@ -100,6 +131,8 @@ function Main({ route }: { route: Route }) {
       return <PublicBuilder />;
     case 'changes':
       return <ChangesView />;
+    case 'notFound':
+      return <NotFound path={route.path} />;
   }
 }
 
@@ -116,13 +149,14 @@ export function App() {
     void useSession.getState().start();
   }, []);
   useEffect(() => {
-    if (api) void useInstances.getState().load();
+    if (!api) return;
+    void useInstances.getState().load();
+    void useSession.getState().loadMe();
+    const stops = [startHeartbeat(), startHealthWatch(), guardUnload()];
+    return () => stops.forEach((stop) => stop());
   }, [api]);
-  useEffect(() => {
-    setAnnouncer((kind, key, values, actionId) =>
-      useUi.getState().notify(kind, i18n.t(key, values ?? {}), actionId ? { id: actionId, label: i18n.t(getAction(actionId)?.label ?? actionId) } : undefined),
-    );
-  }, []);
+  // Error notices belong to the page they were raised on.
+  useEffect(() => useUi.getState().clearErrors(), [route.view]);
   useEffect(() => {
     document.title = t('app.title');
   }, [t]);
@@ -131,7 +165,7 @@ export function App() {
       <header className="topbar">
         <a className="brand" href="#/incidents">
           <span className="brand-mark" aria-hidden="true" />
-          {t('app.name')}
+          <span className="brand-name">{t('app.name')}</span>
         </a>
         {status === 'ready' && <InstanceSwitcher />}
         {status === 'ready' && <Nav route={route} />}
@@ -142,7 +176,7 @@ export function App() {
           </button>
         )}
         {status === 'ready' && (
-          <button type="button" className="ghost palette-button" onClick={() => setPalette(true)} aria-keyshortcuts="Control+K" title={t('actions.palette')}>
+          <button type="button" className="ghost palette-button" onClick={() => setPalette(true)} aria-keyshortcuts="Control+K" title={`${t('actions.palette')} (${keyLabel('Mod+K')})`}>
             {t('prefs.commands')} <kbd>{keyLabel('Mod+K')}</kbd>
           </button>
         )}
@@ -153,6 +187,7 @@ export function App() {
           </button>
         )}
       </header>
+      {status === 'ready' && <ConnectionBanner />}
       <main className="main">{status === 'checking' ? <p className="muted pad">{t('states.loading')}</p> : status === 'ready' ? <Main route={route} /> : <SignIn />}</main>
       <Palette />
       <DialogHost />

@@ -1,62 +1,94 @@
 // Hash routes, so the same build works from any origin and the public API's front_link
-// (…/#/incidents/<id>, #/findings/<id>, #/assets/<id>) opens the right view.
+// (…/#/incidents/<id>, #/findings/<id>, #/assets/<id>) opens the right view. The incident list
+// keeps its whole query after `?` (views/incidents/url.ts); anything else unknown is not found.
 import { useSyncExternalStore } from 'react';
+import { RESOURCES } from '../../src-shared/resources/index';
 
 export type Route =
-  | { view: 'incidents'; id?: string; instance?: string }
+  | { view: 'incidents'; id?: string; instance?: string; /** the list's query, as written in the address */ params?: string }
   | { view: 'resources' }
   | { view: 'resource'; resource: string }
   | { view: 'record'; resource: string; id: string; instance?: string }
   | { view: 'search' }
   | { view: 'public' }
-  | { view: 'changes' };
+  | { view: 'changes' }
+  | { view: 'notFound'; path: string };
 
 /** front_link paths of the public API and the resources they name. */
 const LINK_RESOURCES: Record<string, string> = { findings: 'findings', assets: 'service_assets' };
+const KNOWN = new Set(RESOURCES.map((r) => r.name));
+
+function decode(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
+}
 
 export function parseRoute(hash: string): Route {
-  const [pathPart = '', queryPart = ''] = hash.replace(/^#/, '').split('?');
+  const raw = hash.replace(/^#/, '');
+  const q = raw.indexOf('?');
+  const pathPart = q < 0 ? raw : raw.slice(0, q);
+  const queryPart = q < 0 ? '' : raw.slice(q + 1);
+  const notFound: Route = { view: 'notFound', path: `#${raw}` };
   const params = new URLSearchParams(queryPart);
   const instance = params.get('instance') ?? undefined;
-  const parts = pathPart.split('/').filter(Boolean).map(decodeURIComponent);
-  const [head, a, b] = parts;
+  const decoded = pathPart.split('/').filter(Boolean).map(decode);
+  if (decoded.some((p) => p === null)) return notFound;
+  const [head, a, b, ...more] = decoded as string[];
+  if (more.length) return notFound;
   switch (head) {
-    case 'incidents':
-      return a ? { view: 'incidents', id: a, instance } : { view: 'incidents' };
+    case undefined:
+      return pathPart === '' || pathPart === '/' ? { view: 'incidents' } : notFound;
+    case 'incidents': {
+      if (b) return notFound;
+      params.delete('instance');
+      const rest = params.toString().replace(/%2C/gi, ',');
+      return { view: 'incidents', ...(a ? { id: a } : {}), ...(instance ? { instance } : {}), ...(rest ? { params: rest } : {}) };
+    }
     case 'findings':
     case 'assets':
+      if (b) return notFound;
       return a ? { view: 'record', resource: LINK_RESOURCES[head]!, id: a, instance } : { view: 'resource', resource: LINK_RESOURCES[head]! };
     case 'r':
       if (!a) return { view: 'resources' };
+      if (!KNOWN.has(a)) return notFound;
       return b ? { view: 'record', resource: a, id: b, instance } : { view: 'resource', resource: a };
     case 'search':
-      return { view: 'search' };
+      return a ? notFound : { view: 'search' };
     case 'public':
-      return { view: 'public' };
+      return a ? notFound : { view: 'public' };
     case 'changes':
-      return { view: 'changes' };
+      return a ? notFound : { view: 'changes' };
     default:
-      return { view: 'incidents' };
+      return notFound;
   }
 }
 
 export function hrefOf(r: Route): string {
-  const inst = (i?: string) => (i && i !== 'main' ? `?instance=${encodeURIComponent(i)}` : '');
+  const inst = (i?: string) => (i && i !== 'main' ? `instance=${encodeURIComponent(i)}` : '');
+  const qs = (...parts: (string | undefined)[]) => {
+    const s = parts.filter(Boolean).join('&');
+    return s ? `?${s}` : '';
+  };
   switch (r.view) {
     case 'incidents':
-      return r.id ? `#/incidents/${encodeURIComponent(r.id)}${inst(r.instance)}` : '#/incidents';
+      return `#/incidents${r.id ? `/${encodeURIComponent(r.id)}` : ''}${qs(r.params, inst(r.instance))}`;
     case 'resources':
       return '#/r';
     case 'resource':
       return `#/r/${r.resource}`;
     case 'record':
-      return `#/r/${r.resource}/${encodeURIComponent(r.id)}${inst(r.instance)}`;
+      return `#/r/${r.resource}/${encodeURIComponent(r.id)}${qs(inst(r.instance))}`;
     case 'search':
       return '#/search';
     case 'public':
       return '#/public';
     case 'changes':
       return '#/changes';
+    case 'notFound':
+      return r.path;
   }
 }
 
@@ -77,7 +109,7 @@ const subscribe = (cb: () => void) => {
   };
 };
 
-let cachedHash = '';
+let cachedHash: string | null = null;
 let cachedRoute: Route = { view: 'incidents' };
 
 export function currentRoute(): Route {
@@ -92,3 +124,4 @@ export function currentRoute(): Route {
 export function useRoute(): Route {
   return useSyncExternalStore(subscribe, currentRoute);
 }
+

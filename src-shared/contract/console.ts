@@ -2,6 +2,7 @@
 // incident aggregates, and import, export and snapshot.
 import { z } from 'zod';
 import { publicEntity } from '../public/entities';
+import { analystPatchSchema, peopleAnswerSchema, personInputSchema, personSchema } from '../schemas/people';
 import { instanceInputSchema, instancePatchSchema, instanceTestSchema, instanceViewSchema } from '../schemas/instances';
 import { routedElementSchema } from '../schemas/routing';
 import { STAT_BUCKETS, statsAnswerSchema } from '../schemas/stats';
@@ -199,6 +200,55 @@ export const consoleOperations = once(() => {
       description: 'The same export as `POST /console/v1/export`, its parameters in the query: `search` as JSON text, `columns` comma-separated.',
       query: exportQuerySchema,
       responses: { 200: exportAnswer(), ...errorAnswers(400, 401, 404, 500) },
+    }),
+    people_list: defineOperation({
+      operationId: 'console.people.list',
+      method: 'GET',
+      path: `${C}/people`,
+      tag,
+      summary: 'People of this database',
+      description:
+        'The directory of people a local database keeps: a name for each user uuid its records carry (incident owners, status-change authors, message senders). Served per instance like the other console reads.',
+      responses: { 200: peopleAnswerSchema, ...errorAnswers(401, 500) },
+    }),
+    people_add: defineOperation({
+      operationId: 'console.people.add',
+      method: 'POST',
+      path: `${C}/people`,
+      tag,
+      summary: 'Add a person to the directory',
+      description: 'A name for a user uuid (generated when absent); the short name ("Smith J.") is made from the name when not given. A taken uuid is 409.',
+      body: personInputSchema,
+      responses: { 201: personSchema, ...errorAnswers(400, 401, 409, 500) },
+    }),
+    people_remove: defineOperation({
+      operationId: 'console.people.remove',
+      method: 'DELETE',
+      path: `${C}/people/{id}`,
+      tag,
+      summary: 'Remove a person from the directory',
+      description: 'The records keep the uuid; the console shows it without a name.',
+      params: z.object({ id: z.string().describe('the user uuid') }),
+      responses: { 200: z.strictObject({ id: z.string() }).describe('the uuid removed'), ...errorAnswers(401, 404, 500) },
+    }),
+    me_get: defineOperation({
+      operationId: 'console.me.get',
+      method: 'GET',
+      path: `${C}/me`,
+      tag,
+      summary: 'The local analyst',
+      description: 'Name and uuid of the analyst using this console: the uuid it sends as `Pgr-User-Id` and the subject of the tokens the CLI makes.',
+      responses: { 200: personSchema, ...errorAnswers(401, 500) },
+    }),
+    me_update: defineOperation({
+      operationId: 'console.me.update',
+      method: 'PUT',
+      path: `${C}/me`,
+      tag,
+      summary: 'Rename the local analyst',
+      description: 'Changes the name (and the short name made from it); the uuid stays.',
+      body: analystPatchSchema,
+      responses: { 200: personSchema, ...errorAnswers(400, 401, 500) },
     }),
     snapshot: defineOperation({
       operationId: 'console.snapshot',

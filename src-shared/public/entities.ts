@@ -31,7 +31,7 @@ export const PUBLIC_ENTITIES: readonly PublicEntity[] = [
       service_asset_name: computed('string', asset('name')),
       service_asset_active: computed('bool', asset('active')),
       occurrence_count: computed('int', `(SELECT COUNT(*) FROM occurrences o WHERE o.service_asset_finding_id = t.id)`),
-      user_short_name: computed('string', `CAST(NULL AS TEXT)`, { description: 'no user directory is kept locally' }),
+      user_short_name: computed('string', `(SELECT p.short_name FROM console_people p WHERE p.id = t.user_id)`, { description: "the owner's name from the database's people directory" }),
       group_name: computed('string', `(SELECT g.name FROM responsible_groups g WHERE g.id = t.group_id)`),
       finding_display_id: computed('int', finding('display_id')),
       reopened_count: computed('int', `COALESCE(t.c_reopened_count, 0)`),

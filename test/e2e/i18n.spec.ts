@@ -1,7 +1,6 @@
 // Both languages are complete: the same keys (plural keys in the forms each language needs),
 // no empty strings, the same interpolation variables.
-import { en } from '../../src-renderer/src/i18n/en';
-import { ru } from '../../src-renderer/src/i18n/ru';
+import { EN as en, RU as ru } from '../../src-renderer/src/i18n/catalog';
 import { expect, test } from './fixtures';
 
 type Tree = { [k: string]: string | Tree };

@@ -34,14 +34,14 @@ test('switch instance, see its health, its incidents, the merged list, and a sta
     await expect(loadedRows(page).first()).toBeVisible();
     // Health of every instance in the switcher.
     await page.getByRole('button', { name: /^Instance: / }).click();
-    const options = page.getByRole('listbox', { name: 'Instances' });
-    await expect(options.getByRole('option')).toHaveCount(3);
-    await expect(options.getByRole('option', { name: new RegExp(BRANCH) })).toContainText(/answering, \d+ ms/);
-    await expect(options.getByRole('option', { name: /Main/ })).toContainText('answering');
+    const options = page.getByRole('menu', { name: 'Instances' });
+    await expect(options.getByRole('menuitemradio')).toHaveCount(3);
+    await expect(options.getByRole('menuitemradio', { name: new RegExp(BRANCH) })).toContainText(/answering, \d+ ms/);
+    await expect(options.getByRole('menuitemradio', { name: /Main/ })).toContainText('answering');
     await snap(page, testInfo, 'instance-switcher');
 
     // One instance: only its incidents.
-    await options.getByRole('option', { name: new RegExp(BRANCH) }).click();
+    await options.getByRole('menuitemradio', { name: new RegExp(BRANCH) }).click();
     await expect(page.getByRole('button', { name: `Instance: ${BRANCH}` })).toBeVisible();
     await expect(page.getByTestId('total')).toHaveText('3 incidents');
     await expect(loadedRows(page)).toHaveCount(3);
@@ -55,7 +55,8 @@ test('switch instance, see its health, its incidents, the merged list, and a sta
     const dialog = page.getByRole('dialog', { name: 'Change the status of 3 incidents' });
     await dialog.getByRole('radio', { name: /In progress/ }).check();
     await dialog.getByRole('button', { name: 'Change status of 3' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Status of 3 incidents changed to In progress' })).toBeVisible();
+    await page.getByTestId('held-change').getByRole('button', { name: 'Send the change now' }).click();
+    await expect(page.getByTestId('change-result')).toContainText('Status of 3 incidents changed to In progress');
     const branch = await routed<{ items: { id: string; status: string }[] }>('POST', '/cruddy/v2/service_asset_findings/search', { ...emptySearch(10), include_fields: ['id', 'status'] });
     expect(branch.items.map((i) => i.status)).toEqual(['working_customer', 'working_customer', 'working_customer']);
     const mainIds = new Set((await incidents(served)).items.map((i) => i.id));
@@ -63,7 +64,7 @@ test('switch instance, see its health, its incidents, the merged list, and a sta
 
     // All instances: merged, newest first, with the instance column.
     await page.getByRole('button', { name: `Instance: ${BRANCH}` }).click();
-    await page.getByRole('listbox', { name: 'Instances' }).getByRole('option', { name: /All instances/ }).click();
+    await page.getByRole('menu', { name: 'Instances' }).getByRole('menuitemradio', { name: /All instances/ }).click();
     const main = await incidents(served);
     await expect(page.getByTestId('total')).toHaveText(`${main.total + 3} incidents`);
     await expect(page.getByRole('columnheader', { name: /^Instance/ })).toBeVisible();

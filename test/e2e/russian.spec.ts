@@ -33,14 +33,17 @@ test('Russian: filter, select from the keyboard, change status, see it through t
   await dialog.getByRole('radio', { name: /Запрошена информация/ }).check();
   await snap(page, testInfo, 'ru-status-dialog');
   await dialog.getByRole('button', { name: 'Изменить статус 3' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Статус 3 инцидентов изменён на «Запрошена информация»' })).toBeVisible();
+  await expect(page.getByTestId('held-change')).toContainText('Статус 3 инцидентов → Запрошена информация');
+  await snap(page, testInfo, 'ru-held-change');
+  await page.getByTestId('held-change').getByRole('button', { name: 'Отправить изменение сейчас' }).click();
+  await expect(page.getByTestId('change-result')).toContainText('Статус 3 инцидентов изменён на «Запрошена информация»');
   const after = await incidents(served, [{ field: 'id', filter_type: 'intersection', value: chosen.map((c) => c.id) }]);
   expect(after.items.map((i) => i.status)).toEqual(['feedback_required', 'feedback_required', 'feedback_required']);
   // Filtered by «Новый», the three have left the list.
   await expect(page.getByTestId('total')).toHaveText(new RegExp(`^${fresh.total - 3} инцидент`));
   await snap(page, testInfo, 'ru-after-change');
   await page.keyboard.press('u');
-  await expect(page.getByRole('status').filter({ hasText: 'Отменено для 3 инцидентов' })).toBeVisible();
+  await expect(page.getByTestId('change-result')).toContainText('Возвращено для 3 инцидентов');
   const undone = await incidents(served, [{ field: 'id', filter_type: 'intersection', value: chosen.map((c) => c.id) }]);
   expect(undone.items.map((i) => i.status)).toEqual(['new', 'new', 'new']);
   // Every status and risk band is translated.

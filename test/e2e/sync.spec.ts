@@ -3,7 +3,7 @@
 // changes waiting (the switcher's count, marks in the list); the Changes view pushes them; a
 // field changed on both sides is resolved side by side. Screenshots in English and Russian,
 // light and dark.
-import { api, expect, loadedRows, openConsole, snap, startServe, test } from './fixtures';
+import { api, expect, expectHeaderFits, loadedRows, openConsole, snap, startServe, test } from './fixtures';
 
 const SNAP = 'Выезд на объект';
 
@@ -23,10 +23,10 @@ test('change incidents on a snapshot, see the count, push, resolve a conflict', 
     await openConsole(page, served);
     await expect(loadedRows(page).first()).toBeVisible();
     await page.getByRole('button', { name: /^Instance: / }).click();
-    const options = page.getByRole('listbox', { name: 'Instances' });
+    const options = page.getByRole('menu', { name: 'Instances' });
     // A snapshot shows its count in the switcher (nothing waiting yet).
-    await expect(options.getByRole('option', { name: new RegExp(SNAP) }).getByTestId('sync-count')).toHaveText('0 changes waiting');
-    await options.getByRole('option', { name: new RegExp(SNAP) }).click();
+    await expect(options.getByRole('menuitemradio', { name: new RegExp(SNAP) }).getByTestId('sync-count')).toHaveText('0 changes waiting');
+    await options.getByRole('menuitemradio', { name: new RegExp(SNAP) }).click();
     await expect(page.getByRole('button', { name: new RegExp(`^Instance: ${SNAP}`) })).toBeVisible();
     await expect(loadedRows(page).first()).toBeVisible();
 
@@ -51,7 +51,10 @@ test('change incidents on a snapshot, see the count, push, resolve a conflict', 
     const dialog = page.getByRole('dialog', { name: 'Change the status of 3 incidents' });
     await dialog.getByRole('radio', { name: new RegExp(target) }).check();
     await dialog.getByRole('button', { name: 'Change status of 3' }).click();
-    await expect(page.getByRole('status').filter({ hasText: /Status of 3 incidents changed/ })).toBeVisible();
+    // Held a few seconds with Undo; sent now.
+    await expect(page.getByTestId('held-change')).toContainText(`Status of 3 incidents → ${target}`);
+    await page.getByTestId('held-change').getByRole('button', { name: 'Send the change now' }).click();
+    await expect(page.getByTestId('change-result')).toContainText('Status of 3 incidents changed', { timeout: 15_000 });
     // What the outbox recorded: the three incidents, each status before and after.
     const waiting = await api<{ items: { record_id: string; field: string; before: string; after: string; label: string }[] }>(served, 'GET', `/console/v1/sync/${snapId}/entries`);
     expect(waiting.items.map((e) => [e.field, e.after])).toEqual([
@@ -66,6 +69,10 @@ test('change incidents on a snapshot, see the count, push, resolve a conflict', 
     await expect(page.getByRole('button', { name: new RegExp(`^Instance: ${SNAP}`) }).getByTestId('sync-count')).toHaveAttribute('aria-label', '3 changes waiting');
     await expect(page.getByRole('button', { name: new RegExp(`^Instance: ${SNAP}`) }).getByTestId('sync-count')).toHaveText('3');
     await expect(page.getByRole('table', { name: 'Incidents' }).getByTestId('pending-mark')).toHaveCount(3);
+    // The header at 1280 px with everything a snapshot adds (its count in the switcher, "Changes 3"
+    // in the navigation) still fits on one line.
+    await expect(page.getByRole('link', { name: /^Changes/ })).toContainText('3');
+    await expectHeaderFits(page);
     await snap(page, testInfo, 'snapshot-incidents-marked');
 
     // Meanwhile on the platform, a colleague closes the third one: a conflict.
@@ -109,6 +116,8 @@ test('change incidents on a snapshot, see the count, push, resolve a conflict', 
     await page.getByRole('combobox', { name: 'Language' }).selectOption('ru');
     await expect(view.getByRole('heading', { name: 'Изменения, ожидающие отправки на платформу' })).toBeVisible();
     await expect(view.getByTestId('changes-counts')).toContainText('1 изменение ждёт отправки');
+    await expect(page.getByRole('link', { name: /^Изменения/ })).toBeVisible();
+    await expectHeaderFits(page);
     await snap(page, testInfo, 'changes-ru-dark');
     await row.getByRole('button', { name: 'Разрешить…' }).click();
     const ruResolver = page.getByRole('dialog', { name: /^Конфликт:/ });

@@ -183,7 +183,7 @@ test('drop an export of incidents into a new instance: progress, the summary, an
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toHaveCount(0);
   await page.getByRole('button', { name: /^Instance: / }).click();
-  const option = page.getByRole('listbox', { name: 'Instances' }).getByRole('option', { name: new RegExp(NAME) });
+  const option = page.getByRole('menu', { name: 'Instances' }).getByRole('menuitemradio', { name: new RegExp(NAME) });
   await expect(option).toBeVisible();
   await option.click();
   await expect(page.getByRole('button', { name: `Instance: ${NAME}` })).toBeVisible();

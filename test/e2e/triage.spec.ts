@@ -51,7 +51,8 @@ test('filter by status, sort by risk, open an incident: the table shows what the
   await loadedRows(page).first().click();
   const detail = page.getByRole('complementary', { name: 'Incident' });
   await expect(detail.getByRole('heading', { level: 2 })).toHaveText(first.title);
-  expect(new URL(page.url()).hash).toBe(`#/incidents/${first.id}`);
+  // The address keeps the view (filter and order) with the open incident.
+  expect(new URL(page.url()).hash).toBe(`#/incidents/${first.id}?status=feedback_required&sort=risklevel`);
   const full = await api<{ occurrences: unknown[]; status_changes: unknown[]; service_asset: { name: string } | null }>(
     served,
     'GET',
@@ -65,7 +66,7 @@ test('filter by status, sort by risk, open an incident: the table shows what the
   await snap(page, testInfo, 'filtered-sorted-detail');
   await page.keyboard.press('Escape');
   await expect(detail).toHaveCount(0);
-  expect(new URL(page.url()).hash).toBe('#/incidents');
+  expect(new URL(page.url()).hash).toBe('#/incidents?status=feedback_required&sort=risklevel');
 });
 
 test('keyboard triage: j/k move, x selects, s changes the status of the selection, u undoes it', async ({ page, served }) => {
@@ -88,7 +89,10 @@ test('keyboard triage: j/k move, x selects, s changes the status of the selectio
   await expect(dialog).toBeVisible();
   await dialog.getByRole('radio', { name: new RegExp(`^${INCIDENT_STATUSES.indexOf(target) + 1}`) }).check();
   await dialog.getByRole('button', { name: 'Change status of 2' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Status of 2 incidents changed' })).toBeVisible();
+  // Held first (the rows show it at once), sent when the countdown ends.
+  await expect(page.getByTestId('held-change')).toContainText('Status of 2 incidents →');
+  await expect(loadedRows(page).nth(1).locator('[data-status]')).toHaveAttribute('data-status', target);
+  await expect(page.getByTestId('change-result')).toContainText('Status of 2 incidents changed', { timeout: 15_000 });
   const after = await statusesOf(served, chosen.map((c) => c.id));
   for (const c of chosen) expect(after.get(c.id)!.status).toBe(target);
   // The table shows the new status without a reload.
@@ -115,9 +119,10 @@ test('keyboard triage: j/k move, x selects, s changes the status of the selectio
   );
   for (const c of chosen) expect(changes.items.some((x) => x.service_asset_finding_id === c.id && x.previous_status === c.status)).toBe(true);
 
+  // A change already sent is reverted as a new change.
   await blur(page);
   await page.keyboard.press('u');
-  await expect(page.getByRole('status').filter({ hasText: 'Undone for 2 incidents' })).toBeVisible();
+  await expect(page.getByTestId('change-result')).toContainText('Reverted for 2 incidents');
   const undone = await statusesOf(served, chosen.map((c) => c.id));
   for (const c of chosen) expect(undone.get(c.id)!.status).toBe(c.status);
 });
@@ -139,18 +144,19 @@ test('bulk status change of every matching incident: confirmed, with progress, s
   await expect(dialog).toContainText(`This changes ${before.total} incidents at once`);
   await dialog.getByRole('radio', { name: /Awaiting verification/ }).check();
   await dialog.getByRole('button', { name: `Change status of ${before.total}` }).click();
+  await page.getByTestId('held-change').getByRole('button', { name: 'Send the change now' }).click();
   const progress = page.getByRole('progressbar', { name: 'Progress' });
   await expect(progress).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: /Changing status: \d+ of/ })).toBeVisible();
   await snap(page, testInfo, 'bulk-progress');
-  await expect(page.getByRole('status').filter({ hasText: `Status of ${before.total} incidents changed to Awaiting verification` })).toBeVisible();
+  await expect(page.getByTestId('change-result')).toContainText(`Status of ${before.total} incidents changed to Awaiting verification`, { timeout: 30_000 });
   const counts = await statusCounts(served);
   expect(counts.get('verify_close')).toBe(before.total);
   await expect(page.getByTestId('count-status-verify_close')).toHaveText(String(before.total));
 
-  // Undo from the notice: every incident gets its own previous status back.
-  await page.getByRole('status').filter({ hasText: `Status of ${before.total} incidents changed` }).getByRole('button', { name: 'Undo the last change' }).click();
-  await expect(page.getByRole('status').filter({ hasText: `Undone for ${before.total} incidents` })).toBeVisible();
+  // Revert from the notice: every incident gets its own previous status back.
+  await page.getByTestId('change-result').getByRole('button', { name: 'Revert' }).click();
+  await expect(page.getByTestId('change-result')).toContainText(`Reverted for ${before.total} incidents`, { timeout: 30_000 });
   const after = await incidents(served);
   expect(new Map(after.items.map((i) => [i.id, i.status]))).toEqual(new Map(before.items.map((i) => [i.id, i.status])));
 });
@@ -166,14 +172,15 @@ test('risk level of the open incident from the row menu, with the band following
   const dialog = page.getByRole('dialog', { name: 'Change the risk level of 1 incident' });
   await dialog.getByRole('textbox', { name: /Risk level/ }).fill(String(level));
   await dialog.getByRole('button', { name: 'Change risk level' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Risk level of 1 incident set to' })).toBeVisible();
+  await page.getByTestId('held-change').getByRole('button', { name: 'Send the change now' }).click();
+  await expect(page.getByTestId('change-result')).toContainText('Risk level of 1 incident set to');
   const changed = (await statusesOf(served, [first.id])).get(first.id)!;
   expect(changed.risklevel).toBe(level);
   expect(changed.risk).toBe(level >= 9 ? 'critical' : 'low');
   await expect(loadedRows(page).first().locator('.risk-level')).toHaveText(level.toFixed(1));
   await blur(page);
   await page.keyboard.press('Control+z');
-  await expect(page.getByRole('status').filter({ hasText: 'Undone for 1 incident' })).toBeVisible();
+  await expect(page.getByTestId('change-result')).toContainText('Reverted for 1 incident');
   const back = (await statusesOf(served, [first.id])).get(first.id)!;
   expect(back.risklevel).toBe(first.risklevel);
   expect(back.risk).toBe(first.risk);
@@ -238,12 +245,16 @@ test('quick filters (asset, finding type, text), columns chosen, ordered and res
   await page.getByRole('button', { name: 'Columns' }).click();
   const dialog = page.getByRole('dialog', { name: 'Columns' });
   await dialog.getByRole('checkbox', { name: 'Finding type' }).check();
-  await dialog.getByRole('button', { name: 'Move Finding type up' }).click();
+  // Shown, it comes after the owner (hidden columns are listed after the shown ones): up past the
+  // owner and the asset.
+  for (let i = 0; i < 2; i++) await dialog.getByRole('button', { name: 'Move Finding type up' }).click();
   await dialog.getByRole('button', { name: 'Done' }).click();
   const headers = page.getByRole('table', { name: 'Incidents' }).getByRole('columnheader');
   await expect(headers.nth(5)).toHaveText(/^Finding type/);
   await expect(headers.nth(6)).toHaveText(/^Asset/);
   await expect(loadedRows(page).first().locator('td').nth(5)).not.toHaveText('…');
+  // The columns are in the address too (a shared view shows the same ones).
+  expect(new URL(page.url()).hash).toContain('cols=display_id,title,status,risklevel,finding_id,service_asset_id,user_id,created_at');
   const title = page.getByRole('columnheader', { name: /^Title/ });
   const before = (await title.boundingBox())!.width;
   const handle = page.getByRole('separator', { name: 'Resize Title' });

@@ -1,7 +1,7 @@
 // Keyboard shortcuts: one listener runs the first declared action whose key matches and which
 // applies now. Letters match by physical key too, so shortcuts work in the Russian layout.
 import { useEffect } from 'react';
-import { ACTIONS, actionContext, isMac } from './registry';
+import { ACTIONS, appState, isMac } from './registry';
 
 interface Combo {
   mod: boolean;
@@ -47,16 +47,16 @@ const activates = (t: EventTarget | null): boolean =>
 export function handleKey(e: KeyboardEvent): boolean {
   if (e.defaultPrevented || e.isComposing) return false;
   const typing = isTyping(e.target);
-  const ctx = actionContext();
-  const inDialog = e.target instanceof HTMLElement && !!e.target.closest('dialog, [role="dialog"]');
+  const s = appState();
+  const inDialog = e.target instanceof HTMLElement && !!e.target.closest('dialog, [role="dialog"], [role="menu"], [role="listbox"]');
   for (const a of ACTIONS) {
-    if ((typing || ctx.dialogOpen || inDialog) && !a.global) continue;
+    if ((typing || s.dialogOpen || inDialog) && !a.global) continue;
     const list = combos.get(a.id) ?? [];
-    if (!list.some((c) => matches(c, e))) continue;
+    if (!list.some((c) => matches(c, e)) && !a.keyTest?.(e, s)) continue;
     if (e.key === 'Enter' && activates(e.target)) continue;
-    if (!a.enabled(ctx)) continue;
+    if (!a.predicate(s)) continue;
     e.preventDefault();
-    void a.run(ctx);
+    void a.perform(s);
     return true;
   }
   return false;

@@ -4,10 +4,11 @@ import { useEffect } from 'react';
 import { desktop, type DesktopMenuItem } from '../desktop';
 import { i18n } from '../i18n';
 import { useChanges } from '../state/changes';
-import { useIncidents } from '../state/incidents';
+import { useTriage } from '../state/triage';
+import { subscribeLists } from '../data/listCache';
 import { useSession } from '../state/session';
 import { useUi } from '../state/ui';
-import { ACTIONS, actionContext, onActionsChanged, runAction } from './registry';
+import { ACTIONS, appState, runAction } from './registry';
 
 /** Electron's accelerator syntax for a declared key. */
 export function accelerator(key: string): string {
@@ -18,14 +19,14 @@ export function accelerator(key: string): string {
 }
 
 export function menuItems(): DesktopMenuItem[] {
-  const ctx = actionContext();
+  const s = appState();
   return ACTIONS.map((a) => ({
     id: a.id,
     label: i18n.t(a.label),
     group: a.group,
     groupLabel: i18n.t(`palette.groups.${a.group}`),
     accelerator: a.keys?.[0] ? accelerator(a.keys[0]) : undefined,
-    enabled: a.enabled({ ...ctx, dialogOpen: false }),
+    enabled: a.predicate({ ...s, dialogOpen: false }),
   }));
 }
 
@@ -41,9 +42,9 @@ export function useDesktopMenu(): void {
     push();
     const offAction = bridge.onAction((id) => void runAction(id));
     const unsubs = [
-      onActionsChanged(push),
       useChanges.subscribe(push),
-      useIncidents.subscribe(push),
+      useTriage.subscribe(push),
+      subscribeLists(push),
       useUi.subscribe(push),
       useSession.subscribe(push),
     ];

@@ -4,6 +4,8 @@
 import { FetchError, ofetch } from 'ofetch';
 import { z } from 'zod';
 
+/** A call that failed: the HTTP status (0 when the server did not answer at all) and the
+ * server's error text. */
 export class ApiFailure extends Error {
   constructor(
     readonly status: number,
@@ -12,7 +14,23 @@ export class ApiFailure extends Error {
     super(message);
     this.name = 'ApiFailure';
   }
+
+  /** The server (or the instance behind the routing port) did not answer. */
+  get unreachable(): boolean {
+    return this.status === 0 || this.status === 502 || this.status === 504;
+  }
 }
+
+type Reachability = (ok: boolean) => void;
+const reachability = new Set<Reachability>();
+/** Hears whether each call reached the server (an answer of any status) or not (no answer). */
+export function onReachability(l: Reachability): () => void {
+  reachability.add(l);
+  return () => reachability.delete(l);
+}
+const reached = (ok: boolean) => {
+  for (const l of reachability) l(ok);
+};
 
 export const isAbort = (e: unknown): boolean => !!e && typeof e === 'object' && (e as { name?: unknown }).name === 'AbortError';
 
@@ -47,23 +65,32 @@ function errorText(data: unknown, fallback: string): string {
 }
 
 export function createApi(apiKey: string, base = '') {
-  const call = ofetch.create({ baseURL: base, headers: { PgrApiKey: apiKey }, retry: 0 });
+  const common: Record<string, string> = { PgrApiKey: apiKey };
+  const call = ofetch.create({ baseURL: base, retry: 0 });
 
-  async function raw<T>(method: string, path: string, opts: CallOptions & { headers?: Record<string, string> } = {}): Promise<T> {
+  async function raw<T>(method: string, path: string, opts: CallOptions & { headers?: Record<string, string>; timeout?: number } = {}): Promise<T> {
     try {
-      return await call<T>(path, { method, body: opts.body as Record<string, unknown> | undefined, signal: opts.signal, headers: opts.headers });
+      const out = await call<T>(path, { method, body: opts.body as Record<string, unknown> | undefined, signal: opts.signal, headers: { ...common, ...opts.headers }, timeout: opts.timeout });
+      reached(true);
+      return out;
     } catch (e) {
       if (e instanceof FetchError) {
-        if (isAbort(e.cause) || opts.signal?.aborted) {
+        if (opts.signal?.aborted || (isAbort(e.cause) && !opts.timeout)) {
           throw new DOMException('aborted', 'AbortError');
         }
+        if (e.statusCode === undefined) {
+          // No answer at all: the server is not there (or the time-out passed).
+          reached(false);
+          throw new ApiFailure(0, 'no response');
+        }
+        reached(true);
         const data = e.data as unknown;
         // A routed call that the instance refused comes back as its envelope.
         if (Array.isArray(data) && data.length === 1) {
           const el = elementSchema.safeParse(data[0]);
-          if (el.success) throw new ApiFailure(el.data.status_code, errorText(el.data.data, e.message));
+          if (el.success) throw new ApiFailure(el.data.status_code, errorText(el.data.data, `HTTP ${el.data.status_code}`));
         }
-        throw new ApiFailure(e.statusCode ?? 0, errorText(data, e.message));
+        throw new ApiFailure(e.statusCode, errorText(data, e.statusMessage || `HTTP ${e.statusCode}`));
       }
       throw e;
     }
@@ -85,7 +112,12 @@ export function createApi(apiKey: string, base = '') {
     return z.array(elementSchema).parse(await raw<unknown>(method, `${ROUTE_PREFIX}${path}`, opts));
   }
 
-  return { apiKey, raw, at, fanOut };
+  /** The local analyst, sent as Pgr-User-Id (status changes and messages record the author). */
+  function setUser(id: string | null): void {
+    if (id) common['Pgr-User-Id'] = id;
+    else delete common['Pgr-User-Id'];
+  }
+  return { apiKey, raw, at, fanOut, setUser, headers: (): Record<string, string> => ({ ...common }) };
 }
 
 export type Api = ReturnType<typeof createApi>;

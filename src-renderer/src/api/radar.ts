@@ -1,7 +1,8 @@
 // Typed calls of the platform's APIs the console uses, validated with zod where the console
 // relies on the shape.
 import { z } from 'zod';
-import { instanceTestSchema, instanceViewSchema, type InstanceView } from '../../../src-shared/schemas/instances';
+import { instanceTestSchema, instanceViewSchema, type InstanceInput, type InstancePatch, type InstanceView } from '../../../src-shared/schemas/instances';
+import { peopleAnswerSchema, personSchema, type Person, type PersonInput } from '../../../src-shared/schemas/people';
 import type { SearchRequest } from '../../../src-shared/schemas/search';
 import type { Api, Element, Target } from './client';
 
@@ -27,9 +28,29 @@ export async function getRecord(api: Api, target: Target, resource: string, id: 
 
 export const massResultsSchema = z.object({ results: z.array(z.object({ id: z.string(), error_code: z.number() })) });
 
-export async function massUpdate(api: Api, target: Target, resource: string, ids: string[], field: string, value: unknown): Promise<{ id: string; error_code: number }[]> {
-  const raw = await api.at<unknown>(target, 'POST', `${V2}/${resource}/mass_update`, { body: { ids, field, value } });
+export async function massUpdate(api: Api, target: Target, resource: string, ids: string[], field: string, value: unknown, signal?: AbortSignal): Promise<{ id: string; error_code: number }[]> {
+  const raw = await api.at<unknown>(target, 'POST', `${V2}/${resource}/mass_update`, { body: { ids, field, value }, signal });
   return massResultsSchema.parse(raw).results;
+}
+
+export async function createRecord(api: Api, target: Target, resource: string, body: Record<string, unknown>): Promise<Rec> {
+  return z.looseObject({ id: z.string() }).parse(await api.at<unknown>(target, 'POST', `${V2}/${resource}/create`, { body })) as Rec;
+}
+
+export async function massCreate(api: Api, target: Target, resource: string, items: Record<string, unknown>[]): Promise<Rec[]> {
+  const raw = await api.at<unknown>(target, 'POST', `${V2}/${resource}/mass_create`, { body: { items } });
+  return pageSchema.parse(raw).items as Rec[];
+}
+
+export async function updateRecord(api: Api, target: Target, resource: string, body: Record<string, unknown> & { id: string }): Promise<Rec> {
+  return z.looseObject({ id: z.string() }).parse(await api.at<unknown>(target, 'PUT', `${V2}/${resource}/update`, { body })) as Rec;
+}
+
+export const groupSchema = z.object({ items: z.array(z.object({ value: z.unknown(), count: z.number() })) });
+export type GroupItem = z.infer<typeof groupSchema>['items'][number];
+
+export async function groupBy(api: Api, target: Target, resource: string, field: string, filters: SearchRequest['filters'], signal?: AbortSignal): Promise<GroupItem[]> {
+  return groupSchema.parse(await api.at<unknown>(target, 'POST', `${V2}/${resource}/group`, { body: { group_field: field, filters }, signal })).items;
 }
 
 export const statsSchema = z.object({
@@ -86,8 +107,40 @@ export function mergeStats(parts: Stats[]): Stats {
   };
 }
 
-export async function instances(api: Api): Promise<InstanceView[]> {
-  return z.array(instanceViewSchema).parse(await api.raw<unknown>('GET', '/console/v1/instances'));
+export async function me(api: Api): Promise<Person> {
+  return personSchema.parse(await api.raw<unknown>('GET', '/console/v1/me'));
+}
+
+export async function renameMe(api: Api, name: string): Promise<Person> {
+  return personSchema.parse(await api.raw<unknown>('PUT', '/console/v1/me', { body: { name } }));
+}
+
+export async function people(api: Api, target: Target): Promise<Person[]> {
+  return peopleAnswerSchema.parse(await api.at<unknown>(target, 'GET', '/console/v1/people')).items;
+}
+
+export async function addPerson(api: Api, target: Target, input: PersonInput): Promise<Person> {
+  return personSchema.parse(await api.at<unknown>(target, 'POST', '/console/v1/people', { body: input }));
+}
+
+export async function instances(api: Api, timeout?: number): Promise<InstanceView[]> {
+  return z.array(instanceViewSchema).parse(await api.raw<unknown>('GET', '/console/v1/instances', { timeout }));
+}
+
+export async function addInstance(api: Api, input: InstanceInput): Promise<InstanceView> {
+  return instanceViewSchema.parse(await api.raw<unknown>('POST', '/console/v1/instances', { body: input }));
+}
+
+export async function updateInstance(api: Api, id: string, patch: InstancePatch): Promise<InstanceView> {
+  return instanceViewSchema.parse(await api.raw<unknown>('PUT', `/console/v1/instances/${encodeURIComponent(id)}`, { body: patch }));
+}
+
+export async function removeInstance(api: Api, id: string): Promise<void> {
+  await api.raw<unknown>('DELETE', `/console/v1/instances/${encodeURIComponent(id)}`);
+}
+
+export async function testInstance(api: Api, id: string): Promise<z.infer<typeof instanceTestSchema>> {
+  return instanceTestSchema.parse(await api.raw<unknown>('POST', `/console/v1/instances/${encodeURIComponent(id)}/test`));
 }
 
 export const healthSchema = z.array(instanceTestSchema.extend({ id: z.string() }));

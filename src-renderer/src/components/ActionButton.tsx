@@ -1,19 +1,28 @@
 // A toolbar button for a declared action: its label, its shortcut, enabled when it applies.
-import { actionContext, getAction, keyLabel, runAction } from '../actions/registry';
+import { appState, getAction, keyLabel, runAction } from '../actions/registry';
 import { useI18n } from '../i18n';
 import { useChanges } from '../state/changes';
-import { useIncidents } from '../state/incidents';
+import { useSyncExternalStore } from 'react';
+import { listsVersion, subscribeLists } from '../data/listCache';
+import { useRoute } from '../router';
+import { useSession } from '../state/session';
+import { useTriage } from '../state/triage';
 import { useUi } from '../state/ui';
 
 /** Re-renders when anything an action's `enabled` reads may have changed. */
 export function useActionState(): void {
-  useChanges((s) => s.progress);
+  useChanges((s) => s.running);
+  useChanges((s) => s.pending);
   useChanges((s) => s.last);
-  useIncidents((s) => s.selection);
-  useIncidents((s) => s.detail);
-  useIncidents((s) => s.focus);
-  useIncidents((s) => s.queries);
+  useTriage((s) => s.selection);
+  useTriage((s) => s.detail);
+  useTriage((s) => s.focus);
+  useTriage((s) => s.fresh);
+  useTriage((s) => s.live);
+  useSession((s) => s.me);
   useUi((s) => s.dialog);
+  useRoute();
+  useSyncExternalStore(subscribeLists, listsVersion);
 }
 
 export function ActionButton({ id, className, short }: { id: string; className?: string; short?: boolean }) {
@@ -21,7 +30,7 @@ export function ActionButton({ id, className, short }: { id: string; className?:
   useActionState();
   const a = getAction(id);
   if (!a) return null;
-  const enabled = a.enabled(actionContext());
+  const enabled = a.predicate(appState());
   const key = a.keys?.[0];
   const label = t(a.label);
   return (

@@ -1,15 +1,32 @@
 // Choosing, ordering and resetting a table's columns.
 import { useI18n } from '../i18n';
-import { useUi } from '../state/ui';
+import { currentQuery, useQuery, useTriage } from '../state/triage';
+import { useUi, type ColumnPrefs } from '../state/ui';
 import { columnsOf } from './DataTable';
 import { Dialog } from './Dialog';
 
 export function ColumnsDialog({ table }: { table: string }) {
   const { t } = useI18n();
-  const prefs = useUi((s) => s.columns[table]) ?? { visibility: {}, sizing: {}, order: [] };
-  const setColumns = useUi((s) => s.setColumns);
-  const close = () => useUi.getState().openDialog(null);
+  const stored = useUi((s) => s.columns[table]) ?? { visibility: {}, sizing: {}, order: [] };
+  const setStored = useUi((s) => s.setColumns);
+  // The incident list keeps its columns in the address too (a shared view shows the same ones).
+  const inAddress = table === 'incidents';
+  const fromAddress = useQuery().columns;
   const specs = columnsOf(table);
+  const prefs: ColumnPrefs =
+    inAddress && fromAddress
+      ? { ...stored, order: fromAddress, visibility: Object.fromEntries(specs.map((s) => [s.id, fromAddress.includes(s.id)])) }
+      : stored;
+  const setColumns = (table: string, update: (p: ColumnPrefs) => ColumnPrefs) => {
+    const next = update(prefs);
+    setStored(table, () => next);
+    if (!inAddress) return;
+    const order = [...next.order.filter((id) => specs.some((s) => s.id === id)), ...specs.map((s) => s.id).filter((id) => !next.order.includes(id))];
+    const visible = order.filter((id) => next.visibility[id] ?? specs.find((s) => s.id === id)?.defaultVisible ?? true);
+    const reset = !next.order.length && !Object.keys(next.visibility).length;
+    if (reset || currentQuery().columns || visible.length) useTriage.getState().setQuery((q) => ({ ...q, columns: reset ? null : visible }));
+  };
+  const close = () => useUi.getState().openDialog(null);
   const order = [...prefs.order.filter((id) => specs.some((s) => s.id === id)), ...specs.map((s) => s.id).filter((id) => !prefs.order.includes(id))];
   const move = (id: string, delta: number) => {
     const i = order.indexOf(id);

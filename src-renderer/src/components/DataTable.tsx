@@ -24,6 +24,7 @@ import { formatNumber } from '../i18n/format';
 import { useLabelsVersion } from '../data/lookup';
 import type { Row, RowSource } from '../data/source';
 import { failureText } from '../data/source';
+import { usePeople } from '../state/people';
 import { useUi, type ColumnPrefs } from '../state/ui';
 import type { SortKey } from '../views/incidents/query';
 
@@ -134,6 +135,10 @@ export interface DataTableProps {
   empty: ReactNode;
   /** Extra class on rows. */
   rowClass?(row: Row): string | undefined;
+  /** Bumped when something the cells show besides the rows changed (names, held changes). */
+  version?: number;
+  /** The columns shown, in order, when the caller decides (an address naming them). */
+  shown?: readonly string[] | null;
 }
 
 interface RowProps {
@@ -218,7 +223,7 @@ export function DataTable(props: DataTableProps) {
   );
   const st = source?.state() ?? null;
   const selectable = !!props.onToggle;
-  const labels = useLabelsVersion();
+  const labels = useLabelsVersion() + usePeople((s) => s.version) * 100_000 + (props.version ?? 0) * 10_000_000;
 
   // ---- the column model
   const columnDefs = useMemo<ColumnDef<typeof features, Row>[]>(
@@ -237,15 +242,17 @@ export function DataTable(props: DataTableProps) {
     [props.columns],
   );
   const p = prefs ?? NO_PREFS;
+  const shownKey = props.shown?.join(',') ?? null;
   const visibility = useMemo<VisibilityState>(() => {
     const v: VisibilityState = {};
-    for (const c of props.columns) v[c.id] = p.visibility[c.id] ?? c.defaultVisible ?? true;
+    const shown = shownKey === null ? null : shownKey.split(',');
+    for (const c of props.columns) v[c.id] = shown ? shown.includes(c.id) : (p.visibility[c.id] ?? c.defaultVisible ?? true);
     return v;
-  }, [props.columns, p.visibility]);
-  const order = useMemo<ColumnOrderState>(
-    () => [...p.order.filter((id) => props.columns.some((c) => c.id === id)), ...props.columns.map((c) => c.id).filter((id) => !p.order.includes(id))],
-    [props.columns, p.order],
-  );
+  }, [props.columns, p.visibility, shownKey]);
+  const order = useMemo<ColumnOrderState>(() => {
+    const first = shownKey === null ? p.order : shownKey.split(',');
+    return [...first.filter((id) => props.columns.some((c) => c.id === id)), ...props.columns.map((c) => c.id).filter((id) => !first.includes(id))];
+  }, [props.columns, p.order, shownKey]);
   const sorting = useMemo<SortingState>(() => props.sorting.map((s) => ({ id: s.id, desc: s.desc })), [props.sorting]);
   const { onSortingChange } = props;
   const table = useTable({
@@ -290,10 +297,10 @@ export function DataTable(props: DataTableProps) {
   }, [source, first, last]);
 
   // A new query starts at the top.
-  const shownKey = source?.key;
+  const sourceKey = source?.key;
   useEffect(() => {
     if (scrollRef.current) scrollRef.current.scrollTop = 0;
-  }, [shownKey]);
+  }, [sourceKey]);
 
   const { focusIndex, onFocusIndex } = props;
   useEffect(() => {
@@ -338,7 +345,7 @@ export function DataTable(props: DataTableProps) {
     (i: number, e: MouseEvent) => {
       const r = source?.row(i);
       if (r && props.onRowMenu) {
-        e.preventDefault();
+        // The menu itself (a Radix context menu around the table) takes the event.
         onFocusIndex?.(i);
         props.onRowMenu(r, i, e);
       }
@@ -353,7 +360,13 @@ export function DataTable(props: DataTableProps) {
   const showEmpty = total === 0 && !st?.error;
   const loadingLabel = t('states.loading');
   const selectLabel = t('table.selectRow');
-  const allSelected = selectable && (props.selected?.size ?? 0) > 0;
+  const selectedCount = props.selected?.size ?? 0;
+  const allSelected = selectable && total !== null && total > 0 && selectedCount >= total;
+  const someSelected = selectable && selectedCount > 0 && !allSelected;
+  const headCheck = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (headCheck.current) headCheck.current.indeterminate = someSelected;
+  }, [someSelected]);
 
   return (
     <div className="dt" aria-busy={initialLoading || pending || st?.loading ? 'true' : 'false'}>
@@ -364,7 +377,14 @@ export function DataTable(props: DataTableProps) {
               {selectable && (
                 <th role="columnheader" className="dt-th dt-check" style={{ width: 32 }}>
                   {props.onToggleAll && (
-                    <input type="checkbox" checked={allSelected} aria-label={t('table.selectAll')} onChange={() => props.onToggleAll?.()} />
+                    <input
+                      ref={headCheck}
+                      type="checkbox"
+                      checked={allSelected}
+                      aria-checked={someSelected ? 'mixed' : allSelected}
+                      aria-label={t('table.selectAll')}
+                      onChange={() => props.onToggleAll?.()}
+                    />
                   )}
                 </th>
               )}
@@ -390,7 +410,9 @@ export function DataTable(props: DataTableProps) {
                         </span>
                       </button>
                     ) : (
-                      <span className="dt-th-label">{spec?.header}</span>
+                      <span className="dt-th-label" title={t('table.notSortable', { column: spec?.header ?? '' })}>
+                        {spec?.header}
+                      </span>
                     )}
                     <div
                       className={`dt-resizer${h.column.getIsResizing() ? ' is-resizing' : ''}`}

@@ -1,111 +1,88 @@
-// The instance switcher, always in the header: each instance with its health (answer of a cheap
-// public API call, and its time), and "All instances" for the merged lists.
-import { useEffect } from 'react';
+// The instance switcher, always in the header: each instance with its health (the answer of a
+// cheap public API call and its time, tested every few seconds), "All instances" for the merged
+// lists, "Check again" (a real test of each instance now) and "Manage instances…".
+import { useState } from 'react';
 import { useI18n } from '../i18n';
 import { formatNumber } from '../i18n/format';
-import { useInstances } from '../state/instances';
+import { healthOf, useInstances } from '../state/instances';
+import { useUi } from '../state/ui';
 import { HealthDot } from './Badges';
-import { Popover } from './Popover';
 import { SyncCount } from '../views/changes/marks';
+import { DM } from './Menu';
 
-const HEALTH_EVERY_MS = 60_000;
+/** An instance's name; the main one's default name in the console's language. */
+export function displayName(i: { kind: string; name: string }, t: (k: string) => string): string {
+  return i.kind === 'main' && i.name === 'Main' ? t('instances.main') : i.name;
+}
 
 export function InstanceSwitcher() {
   const { t, lang } = useI18n();
-  const { list, selected, health, healthLoading, mainId, select, refreshHealth } = useInstances();
-  useEffect(() => {
-    const timer = setInterval(() => void useInstances.getState().refreshHealth(), HEALTH_EVERY_MS);
-    return () => clearInterval(timer);
-  }, []);
+  const { list, selected, health, mainId, select } = useInstances();
+  const [checking, setChecking] = useState(false);
   const current = selected === 'all' ? null : list.find((i) => (selected === 'main' ? i.kind === 'main' : i.id === selected));
-  const name = selected === 'all' ? t('instances.all') : (current?.name ?? t('instances.main'));
+  const name = selected === 'all' ? t('instances.all') : current ? displayName(current, t) : t('instances.main');
   const okCount = list.filter((i) => health[i.id]?.ok).length;
   const known = list.some((i) => health[i.id]);
   const currentOk = selected === 'all' ? (known ? okCount === list.length : undefined) : current ? health[current.id]?.ok : undefined;
   const healthText = (id: string) => {
-    const h = health[id];
+    const h = healthOf(id, { health, mainId });
     if (!h) return t('instances.unknown');
     return h.ok ? t('instances.ok', { ms: formatNumber(lang, h.time_ms, 0) }) : t('instances.down', { status: h.status, error: h.error || '' });
   };
   const currentHealth = selected === 'all' ? t('instances.allHealth', { ok: okCount, count: list.length }) : current ? healthText(current.id) : t('instances.unknown');
+  const value = selected === 'main' ? (mainId ?? 'main') : selected;
+  const checkAll = async () => {
+    setChecking(true);
+    try {
+      await Promise.all(list.map((i) => useInstances.getState().check(i.id)));
+    } finally {
+      setChecking(false);
+    }
+  };
   return (
-    <Popover
-      className="instance-switcher"
-      buttonClass="instance-button"
-      role="listbox"
-      ariaLabel={t('instances.label', { name })}
-      label={
-        <>
-          <HealthDot ok={currentOk} title={currentHealth} />
-          <span className="instance-name">{name}</span>
-          {current && <SyncCount instanceId={current.id} compact />}
-          <span className="caret" aria-hidden="true">
-            ▾
-          </span>
-        </>
-      }
-    >
-      {(close) => (
-        <div className="instance-menu">
-          <ul role="listbox" aria-label={t('instances.choose')}>
-            <li
-              role="option"
-              aria-selected={selected === 'all'}
-              tabIndex={0}
-              className={selected === 'all' ? 'is-selected' : ''}
-              onClick={() => {
-                select('all');
-                close();
-              }}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter' || e.key === ' ') {
-                  e.preventDefault();
-                  select('all');
-                  close();
-                }
-              }}
-            >
+    <DM.Root>
+      <DM.Trigger type="button" className="instance-button" aria-label={t('instances.label', { name })} data-health={currentOk === undefined ? 'unknown' : currentOk ? 'ok' : 'down'}>
+        <HealthDot ok={currentOk} title={currentHealth} />
+        <span className="instance-name">{name}</span>
+        {current && <SyncCount instanceId={current.id} compact />}
+        <span className="caret" aria-hidden="true">
+          ▾
+        </span>
+      </DM.Trigger>
+      <DM.Portal>
+        <DM.Content className="menu instance-menu" aria-label={t('instances.choose')} aria-labelledby={undefined} align="start" sideOffset={4} collisionPadding={8} loop>
+          <DM.RadioGroup value={value} onValueChange={(v) => select(v)}>
+            <DM.RadioItem value="all" className="menu-item instance-item">
               <HealthDot ok={known ? okCount === list.length : undefined} title={t('instances.allHealth', { ok: okCount, count: list.length })} />
               <span className="instance-name">{t('instances.all')}</span>
               <span className="muted">{t('instances.allHealth', { ok: okCount, count: list.length })}</span>
-            </li>
-            {list.map((i) => {
-              const isSel = selected === i.id || (selected === 'main' && i.id === mainId);
-              return (
-                <li
-                  key={i.id}
-                  role="option"
-                  aria-selected={isSel}
-                  tabIndex={0}
-                  className={isSel ? 'is-selected' : ''}
-                  onClick={() => {
-                    select(i.id);
-                    close();
-                  }}
-                  onKeyDown={(e) => {
-                    if (e.key === 'Enter' || e.key === ' ') {
-                      e.preventDefault();
-                      select(i.id);
-                      close();
-                    }
-                  }}
-                >
-                  <HealthDot ok={health[i.id]?.ok} title={healthText(i.id)} />
-                  <span className="instance-name">{i.name}</span>
-                  <span className="tag">{t(`instances.kind.${i.kind}`)}</span>
-                  <SyncCount instanceId={i.id} />
-                  <span className="muted">{healthText(i.id)}</span>
-                </li>
-              );
-            })}
-          </ul>
-          <div className="instance-foot">
-            <button type="button" onClick={() => void refreshHealth()} disabled={healthLoading}>
-              {healthLoading ? t('instances.checking') : t('instances.check')}
-            </button>
-          </div>
-        </div>
-      )}
-    </Popover>
+            </DM.RadioItem>
+            {list.map((i) => (
+              <DM.RadioItem key={i.id} value={i.id} className="menu-item instance-item" data-health={health[i.id] ? (health[i.id]!.ok ? 'ok' : 'down') : 'unknown'}>
+                <HealthDot ok={health[i.id]?.ok} title={healthText(i.id)} />
+                <span className="instance-name">{displayName(i, t)}</span>
+                <span className="tag">{t(`instances.kind.${i.kind}`)}</span>
+                <SyncCount instanceId={i.id} />
+                <span className="muted">{healthText(i.id)}</span>
+              </DM.RadioItem>
+            ))}
+          </DM.RadioGroup>
+          <DM.Separator className="menu-sep" />
+          <DM.Item
+            className="menu-item"
+            disabled={checking}
+            onSelect={(e) => {
+              e.preventDefault();
+              void checkAll();
+            }}
+          >
+            {checking ? t('instances.checking') : t('instances.check')}
+          </DM.Item>
+          <DM.Item className="menu-item" onSelect={() => useUi.getState().openDialog({ kind: 'instances' })}>
+            {t('instances.manage')}
+          </DM.Item>
+        </DM.Content>
+      </DM.Portal>
+    </DM.Root>
   );
 }

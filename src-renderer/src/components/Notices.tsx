@@ -5,29 +5,35 @@ import { useI18n } from '../i18n';
 import { formatNumber } from '../i18n/format';
 import { useChanges } from '../state/changes';
 import { useUi } from '../state/ui';
+import { ChangeResult, HeldChange } from './ChangeNotices';
 import { TransferTray } from './TransferTray';
 
 export function Notices() {
   const { t, lang } = useI18n();
   const notices = useUi((s) => s.notices);
   const dismiss = useUi((s) => s.dismiss);
-  const progress = useChanges((s) => s.progress);
+  const running = useChanges((s) => s.running);
   return (
     <div className="notices">
       <TransferTray />
       <div className="notices-live" aria-live="polite">
-      {progress && (
+      <HeldChange />
+      {running && (
         <div className="notice is-progress" role="status">
           <span>
-            {t(progress.undo ? 'progress.undoing' : progress.kind === 'status' ? 'progress.status' : 'progress.risk', {
-              done: formatNumber(lang, progress.done),
-              total: formatNumber(lang, progress.total),
+            {t(running.revert ? 'progress.undoing' : `progress.${running.kind}`, {
+              done: formatNumber(lang, running.done),
+              total: formatNumber(lang, running.total),
             })}
           </span>
-          <progress max={progress.total} value={progress.done} aria-label={t('progress.label')} />
-          {progress.failed > 0 && <span className="error">{t('progress.failed', { count: progress.failed })}</span>}
+          <progress max={running.total} value={running.done} aria-label={t('progress.label')} />
+          {running.failed > 0 && <span className="error">{t('progress.failed', { count: running.failed })}</span>}
+          <button type="button" className="link" disabled={running.cancelling} onClick={() => useChanges.getState().cancel()}>
+            {running.cancelling ? t('progress.cancelling') : t('common.cancel')}
+          </button>
         </div>
       )}
+      <ChangeResult />
       {notices.map((n) => (
         <div key={n.id} className={`notice is-${n.kind}`} role={n.kind === 'error' ? 'alert' : 'status'}>
           <span>{n.text}</span>

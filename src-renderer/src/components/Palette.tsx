@@ -1,13 +1,31 @@
 // The command palette (cmdk): every declared action that applies now, the instances, the views
 // and the registry's resources.
 import { Command } from 'cmdk';
+import { useState } from 'react';
+import { jumpTo } from '../actions/incidents';
 import { RESOURCES } from '../../../src-shared/resources/index';
-import { ACTIONS, actionContext, keyLabel, runAction } from '../actions/registry';
+import { ACTIONS, appState, keyLabel, runAction } from '../actions/registry';
 import { useI18n } from '../i18n';
 import { sortByText } from '../i18n/format';
 import { navigate } from '../router';
 import { useInstances } from '../state/instances';
 import { useUi } from '../state/ui';
+
+/** Ranks exact words first, then words starting with what was typed, then any substring. */
+export function paletteScore(value: string, search: string, keywords: readonly string[] = []): number {
+  const terms = search.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  if (!terms.length) return 1;
+  const text = `${value} ${keywords.join(' ')}`.toLowerCase();
+  const words = text.split(/[\s.,·:()«»"'/-]+/).filter(Boolean);
+  let score = 0;
+  for (const term of terms) {
+    if (words.includes(term)) score += 3;
+    else if (words.some((w) => w.startsWith(term))) score += 2;
+    else if (text.includes(term)) score += 1;
+    else return 0;
+  }
+  return score / (terms.length * 3);
+}
 
 export function Palette() {
   const { t, lang } = useI18n();
@@ -15,22 +33,50 @@ export function Palette() {
   const setOpen = useUi((s) => s.setPalette);
   const instances = useInstances((s) => s.list);
   const select = useInstances((s) => s.select);
+  const [text, setText] = useState('');
   if (!open) return null;
-  const ctx = actionContext();
-  const close = () => setOpen(false);
+  const st = appState();
+  const close = () => {
+    setOpen(false);
+    setText('');
+  };
+  const number = /^\s*#?(\d{1,12})\s*$/.exec(text);
   const groups = ['incidents', 'view', 'go', 'app'] as const;
   const resources = sortByText(lang, RESOURCES, (r) => r.title[lang]);
   return (
-    <Command.Dialog open={open} onOpenChange={setOpen} label={t('palette.label')} className="palette-cmd" contentClassName="palette" overlayClassName="palette-overlay" loop>
-      <Command.Input placeholder={t('palette.placeholder')} aria-label={t('palette.label')} />
+    <Command.Dialog
+      open={open}
+      onOpenChange={(o) => (o ? setOpen(true) : close())}
+      label={t('palette.label')}
+      className="palette-cmd"
+      contentClassName="palette"
+      overlayClassName="palette-overlay"
+      loop
+      filter={paletteScore}
+    >
+      <Command.Input placeholder={t('palette.placeholder')} aria-label={t('palette.label')} value={text} onValueChange={setText} />
       <Command.List>
         <Command.Empty>{t('palette.empty')}</Command.Empty>
+        {number && (
+          <Command.Item
+            forceMount
+            value={`#${number[1]}`}
+            onSelect={() => {
+              close();
+              void jumpTo(Number(number[1]));
+            }}
+          >
+            <span>{t('palette.openIncident', { n: number[1] })}</span>
+            <kbd>Enter</kbd>
+          </Command.Item>
+        )}
         {groups.map((g) => (
           <Command.Group key={g} heading={t(`palette.groups.${g}`)}>
-            {ACTIONS.filter((a) => a.group === g && a.id !== 'palette.open' && a.enabled({ ...ctx, dialogOpen: false })).map((a) => (
+            {ACTIONS.filter((a) => a.group === g && a.id !== 'palette.open').map((a) => (
               <Command.Item
                 key={a.id}
-                value={`${a.id} ${t(a.label)}`}
+                value={`${t(a.label)} ${a.id}`}
+                disabled={!a.predicate({ ...st, dialogOpen: false })}
                 onSelect={() => {
                   close();
                   // The palette closes first, so actions opening dialogs see it closed.

@@ -9,10 +9,10 @@ import { useI18n } from '../i18n';
 import { sortByText } from '../i18n/format';
 import { targetOf } from '../state/instances';
 import { useSession } from '../state/session';
-import type { Ref } from '../views/incidents/query';
+import { RecordLabel } from './Label';
 import { Popover } from './Popover';
 
-export function Picker(props: { resource: string; instance: string | null; label: string; chosen: Ref[]; onChange(refs: Ref[]): void }) {
+export function Picker(props: { resource: string; instance: string | null; label: string; chosen: string[]; onChange(ids: string[]): void }) {
   const { t } = useI18n();
   const count = props.chosen.length;
   return (
@@ -35,7 +35,7 @@ export function Picker(props: { resource: string; instance: string | null; label
   );
 }
 
-function PickerBody(props: { resource: string; instance: string; label: string; chosen: Ref[]; onChange(refs: Ref[]): void }) {
+function PickerBody(props: { resource: string; instance: string; label: string; chosen: string[]; onChange(ids: string[]): void }) {
   const { t, lang } = useI18n();
   const api = useSession((s) => s.api);
   const [text, setText] = useState('');
@@ -67,11 +67,10 @@ function PickerBody(props: { resource: string; instance: string; label: string; 
       ctl.abort();
     };
   }, [api, text, props.instance, props.resource, r.label, lang]);
-  const chosen = new Set(props.chosen.map((c) => c.id));
+  const chosen = new Set(props.chosen);
   const toggle = (it: Rec) => {
-    const label = String(it[r.label] ?? it.id);
-    rememberLabel(props.instance, props.resource, it.id, label);
-    props.onChange(chosen.has(it.id) ? props.chosen.filter((c) => c.id !== it.id) : [...props.chosen, { id: it.id, label }]);
+    rememberLabel(props.instance, props.resource, it.id, String(it[r.label] ?? it.id));
+    props.onChange(chosen.has(it.id) ? props.chosen.filter((c) => c !== it.id) : [...props.chosen, it.id]);
   };
   return (
     <div className="picker-body">
@@ -79,8 +78,8 @@ function PickerBody(props: { resource: string; instance: string; label: string; 
       {props.chosen.length > 0 && (
         <div className="picker-chosen">
           {props.chosen.map((c) => (
-            <button type="button" key={c.id} className="chip is-on" onClick={() => props.onChange(props.chosen.filter((x) => x.id !== c.id))} title={t('filters.remove')}>
-              {c.label} ×
+            <button type="button" key={c} className="chip is-on" onClick={() => props.onChange(props.chosen.filter((x) => x !== c))} title={t('filters.remove')}>
+              <RecordLabel instance={props.instance} resource={props.resource} id={c} /> ×
             </button>
           ))}
         </div>

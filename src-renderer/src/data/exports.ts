@@ -2,44 +2,13 @@
 // the public standard query), the columns a CSV can have and the ones on screen. The export goes
 // to one instance; "All instances" exports instance by instance, local ones only (a remote one
 // is exported after a snapshot).
-import type { CSV_DELIMITERS, ExportFormat, ExportRequest, ExportSearch } from '../../../src-shared/schemas/transfer';
+import type { ExportFormat, ExportRequest } from '../../../src-shared/schemas/transfer';
 import type { Lang } from '../i18n';
 import { useInstances } from '../state/instances';
 import { useTransfers } from '../state/transfers';
 
-export interface ExportColumn {
-  id: string;
-  label: string;
-}
-
-export interface ExportSource {
-  /** A resource of the registry, or a public list (incidents, findings, serviceAssets) with `query`. */
-  resource: string;
-  search?: ExportSearch;
-  query?: string;
-  /** Columns a CSV of this export can have, in the table's order. */
-  columns: ExportColumn[];
-  /** The columns on screen (the CSV's default), in order. */
-  visible: string[];
-  /** What is exported, for the progress line ("Incidents"). */
-  title: string;
-}
-
-export interface ExportTarget {
-  /** 'main' or an instance id. */
-  id: string;
-  name: string;
-  /** Local instances export; remote ones need a snapshot first. */
-  exportable: boolean;
-}
-
-export type Delimiter = (typeof CSV_DELIMITERS)[number];
-
-export interface CsvOptions {
-  columns: string[];
-  delimiter: Delimiter;
-  bom: boolean;
-}
+export type { CsvOptions, Delimiter, ExportColumn, ExportSource, ExportTarget } from './exportTypes';
+import type { CsvOptions, Delimiter, ExportSource, ExportTarget } from './exportTypes';
 
 /** The instances an export can go to under the current selection (several for "All instances"). */
 export function exportTargets(): ExportTarget[] {

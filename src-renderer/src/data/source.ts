@@ -3,6 +3,7 @@
 // list of several instances (each instance read in its own order and merged k-way, so the merged
 // list keeps the common ordering).
 import { ApiFailure, isAbort } from '../api/client';
+import { i18n } from '../i18n';
 import type { Page, Rec } from '../api/radar';
 
 export interface InstanceTag {
@@ -35,6 +36,8 @@ export interface RowSource {
   subscribe(listener: () => void): () => void;
   /** Bumped on every change, for React's useSyncExternalStore. */
   version(): number;
+  /** Changes rows in hand (a change shown before the server has it); `key` names a row. */
+  patch(key: (row: Row) => string, patch: ReadonlyMap<string, Partial<Row>>): void;
   dispose(): void;
 }
 
@@ -55,6 +58,22 @@ abstract class Base {
   protected emit(): void {
     this.v++;
     for (const l of [...this.listeners]) l();
+  }
+
+  protected abstract rowLists(): Row[][];
+
+  patch(key: (row: Row) => string, patch: ReadonlyMap<string, Partial<Row>>): void {
+    let changed = false;
+    for (const rows of this.rowLists()) {
+      for (let i = 0; i < rows.length; i++) {
+        const p = patch.get(key(rows[i]!));
+        if (p) {
+          rows[i] = { ...rows[i]!, ...p };
+          changed = true;
+        }
+      }
+    }
+    if (changed) this.emit();
   }
 }
 
@@ -104,6 +123,10 @@ export class PagedSource extends Base implements RowSource {
 
   state(): SourceState {
     return { total: this.total, reachable: this.total, loading: this.inflight.size > 0, error: this.error, failures: [] };
+  }
+
+  protected rowLists(): Row[][] {
+    return [...this.pages.values()];
   }
 
   row(index: number): Row | undefined {
@@ -265,6 +288,10 @@ export class MergedSource extends Base implements RowSource {
     return this.merged[index];
   }
 
+  protected rowLists(): Row[][] {
+    return [this.merged, ...this.cursors.map((c) => c.buffer)];
+  }
+
   ensure(_start: number, end: number): void {
     if (end > this.want) this.want = end + this.chunk;
     void this.run();
@@ -345,7 +372,17 @@ export class MergedSource extends Base implements RowSource {
   }
 }
 
-export const failureText = (e: Error): string => (e instanceof ApiFailure ? `${e.status} ${e.message}` : e.message);
+/** Why a call failed, in the user's words: "server not answering", or the HTTP status and the
+ * server's error text. Never the transport's own message. */
+export function failureText(e: unknown): string {
+  if (e instanceof ApiFailure) {
+    if (e.status === 0) return i18n.t('errors.unreachable');
+    if (e.status === 502) return i18n.t('errors.instanceUnreachable', { error: e.message });
+    if (e.status === 504) return i18n.t('errors.instanceTimeout');
+    return i18n.t('errors.http', { status: e.status, text: e.message });
+  }
+  return e instanceof Error ? e.message : String(e);
+}
 
 /** Rows already in hand (a search builder's answer). */
 export class StaticSource extends Base implements RowSource {
@@ -359,6 +396,10 @@ export class StaticSource extends Base implements RowSource {
 
   state(): SourceState {
     return { total: this.total, reachable: this.rows.length, loading: false, error: null, failures: [] };
+  }
+
+  protected rowLists(): Row[][] {
+    return [this.rows];
   }
 
   row(index: number): Row | undefined {

@@ -2,8 +2,7 @@
 // system (navigator.languages) until the user picks one, which is kept in localStorage.
 import i18next from 'i18next';
 import { initReactI18next, useTranslation } from 'react-i18next';
-import { en } from './en';
-import { ru } from './ru';
+import { EN, RU } from './catalog';
 
 export const LANGS = ['en', 'ru'] as const;
 export type Lang = (typeof LANGS)[number];
@@ -27,7 +26,7 @@ function storedLang(): Lang | null {
 export const i18n = i18next.createInstance();
 
 void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en }, ru: { translation: ru } },
+  resources: { en: { translation: EN }, ru: { translation: RU } },
   lng: storedLang() ?? systemLang(),
   fallbackLng: false,
   supportedLngs: [...LANGS],

@@ -1,63 +1,142 @@
-// Status and risk changes of incidents, one or many: sent in chunks through mass_update (which
-// runs the status-change side effects per incident), with progress, per-incident failures, and
-// the undo of the last change (each incident gets back its own previous value).
+// Changes to incidents (status, risk, owner, responsible group), one or many. A change is first
+// held for a few seconds with a countdown: the rows show it at once, Undo in that window sends
+// nothing at all (no status-change rows, no acknowledged or reopened dates). Then it is sent in
+// chunks through mass_update (which runs the status-change side effects per incident), with
+// progress, per-incident failures and Cancel. A status change may carry a reason and a comment:
+// they become a message linked to each new status-change row. A change already sent can be
+// reverted: each incident gets its previous value back, as a new change.
 import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
-import { riskBand } from '../../../src-shared/resources/fields';
-import { massUpdate } from '../api/radar';
-import type { RowRef } from './incidents';
-import { useIncidents } from './incidents';
+import { ApiFailure } from '../api/client';
+import { massCreate, massUpdate, search } from '../api/radar';
+import { patchIncidentRows } from '../data/listCache';
+import { emptySearch } from '../../../src-shared/schemas/search';
 import { targetOf } from './instances';
-import { checkAuth, useSession } from './session';
+import { useSession } from './session';
+import { useTriage, type RowRef } from './triage';
 
-export type ChangeKind = 'status' | 'risk';
+export type ChangeKind = 'status' | 'risk' | 'owner' | 'group';
 
-export interface ChangeEntry {
-  ref: RowRef;
-  before: string | number;
+/** The incident field each kind of change writes. */
+export const CHANGE_FIELD: Record<ChangeKind, 'status' | 'risklevel' | 'user_id' | 'group_id'> = {
+  status: 'status',
+  risk: 'risklevel',
+  owner: 'user_id',
+  group: 'group_id',
+};
+
+export type ChangeValue = string | number | null;
+
+/** Why a status was set: a reason from the short list and free text, kept as a message. */
+export interface ChangeNote {
+  /** The message's subject (the reason in the user's words, or the change itself). */
+  subject: string;
+  body: string;
 }
 
-export interface LastChange {
+export interface PendingChange {
+  id: number;
   kind: ChangeKind;
-  value: string | number;
-  entries: ChangeEntry[];
+  value: ChangeValue;
+  refs: RowRef[];
+  note?: ChangeNote;
+  /** The new value in the user's words ("Closed", "7.5 High", "Анна Захарова"). */
+  label: string;
+  /** When it is sent (ms). */
+  deadline: number;
 }
 
-export interface Progress {
+export interface Running {
   kind: ChangeKind;
-  undo: boolean;
+  revert: boolean;
   done: number;
   total: number;
   failed: number;
+  cancelling: boolean;
+}
+
+export interface ChangeEntry {
+  ref: RowRef;
+  before: ChangeValue;
+}
+
+export interface SentChange {
+  kind: ChangeKind;
+  value: ChangeValue;
+  label: string;
+  entries: ChangeEntry[];
 }
 
 export interface ChangeResult {
   ok: number;
-  failed: { ref: RowRef; code: number }[];
+  failed: { ref: RowRef; code: number; reason: string }[];
+  cancelled: number;
 }
 
 /** Incidents per mass_update call. */
 export const CHUNK = 100;
+/** How long a change is held before it is sent. */
+export const HOLD_MS = 5_000;
 
 interface ChangesState {
-  progress: Progress | null;
-  last: LastChange | null;
-  /** Bumped after every change, so lists, counts and details read again. */
+  pending: PendingChange | null;
+  running: Running | null;
+  /** The last change sent, for Revert. */
+  last: SentChange | null;
+  /** The outcome of the last send (for the notice that reports it). */
+  result: { kind: ChangeKind; revert: boolean; label: string; res: ChangeResult } | null;
+  /** Bumped after every change sent, so lists, counts and details read again. */
   seq: number;
-  apply(kind: ChangeKind, value: string | number, refs: readonly RowRef[]): Promise<ChangeResult>;
-  undo(): Promise<ChangeResult | null>;
+  /** Holds a change (a change already held is sent at once). */
+  apply(kind: ChangeKind, value: ChangeValue, refs: readonly RowRef[], opts: { label: string; note?: ChangeNote }): void;
+  /** Sends the held change now. */
+  sendNow(): Promise<void>;
+  /** Undo: a held change is dropped (nothing is sent); else the last change sent is reverted. */
+  undo(): Promise<'dropped' | 'reverted' | null>;
+  /** Stops a change being sent after the chunk in flight. */
+  cancel(): void;
 }
 
-const fieldOf = (kind: ChangeKind) => (kind === 'status' ? 'status' : 'risklevel');
+let nextId = 0;
+let holdTimer: ReturnType<typeof setTimeout> | undefined;
+let abort: AbortController | null = null;
+
+const currentValue = (kind: ChangeKind, ref: RowRef): ChangeValue =>
+  kind === 'status' ? ref.status : kind === 'risk' ? ref.risklevel : kind === 'owner' ? (ref.user_id ?? null) : (ref.group_id ?? null);
+
+function refPatch(kind: ChangeKind, value: ChangeValue): Partial<RowRef> {
+  switch (kind) {
+    case 'status':
+      return { status: String(value) };
+    case 'risk':
+      return { risklevel: Number(value) };
+    case 'owner':
+      return { user_id: value === null ? null : String(value) };
+    case 'group':
+      return { group_id: value === null ? null : String(value) };
+  }
+}
+
+/** Shows values on the rows and the refs held, before (or instead of) the server's answer. */
+function show(kind: ChangeKind, entries: { ref: RowRef; value: ChangeValue }[]): void {
+  const refs = new Map(entries.map((e) => [e.ref.key, refPatch(kind, e.value)]));
+  useTriage.getState().patchRefs(refs);
+  patchIncidentRows(new Map(entries.map((e) => [e.ref.key, { [CHANGE_FIELD[kind]]: e.value }])));
+}
+
+const reasonOf = (code: number, e?: unknown): string =>
+  e instanceof ApiFailure ? `${e.status}${e.message ? ` ${e.message}` : ''}` : code === 11003 ? 'not found' : code === 12012 ? 'not a uuid' : `code ${code}`;
 
 async function send(
   kind: ChangeKind,
-  groups: { value: string | number; refs: RowRef[] }[],
+  groups: { value: ChangeValue; refs: RowRef[] }[],
+  note: ChangeNote | undefined,
+  signal: AbortSignal,
   onProgress: (done: number, failed: number) => void,
 ): Promise<ChangeResult> {
   const api = useSession.getState().api;
   if (!api) throw new Error('not signed in');
-  const result: ChangeResult = { ok: 0, failed: [] };
+  const result: ChangeResult = { ok: 0, failed: [], cancelled: 0 };
   let done = 0;
   for (const g of groups) {
     const byInstance = new Map<string, RowRef[]>();
@@ -65,17 +144,24 @@ async function send(
     for (const [instance, refs] of byInstance) {
       for (let i = 0; i < refs.length; i += CHUNK) {
         const chunk = refs.slice(i, i + CHUNK);
+        if (signal.aborted) {
+          result.cancelled += chunk.length;
+          continue;
+        }
+        const sentAt = new Date(Date.now() - 1000).toISOString();
         try {
-          const res = await massUpdate(api, targetOf(instance), 'service_asset_findings', chunk.map((r) => r.id), fieldOf(kind), g.value);
+          const res = await massUpdate(api, targetOf(instance), 'service_asset_findings', chunk.map((r) => r.id), CHANGE_FIELD[kind], g.value);
           const codes = new Map(res.map((x) => [x.id.toLowerCase(), x.error_code]));
+          const ok: RowRef[] = [];
           for (const r of chunk) {
             const code = codes.get(r.id.toLowerCase()) ?? -1;
-            if (code === 0) result.ok++;
-            else result.failed.push({ ref: r, code });
+            if (code === 0) ok.push(r);
+            else result.failed.push({ ref: r, code, reason: reasonOf(code) });
           }
+          result.ok += ok.length;
+          if (note && kind === 'status' && ok.length) await writeNotes(instance, ok, String(g.value), note, sentAt);
         } catch (e) {
-          checkAuth(e);
-          for (const r of chunk) result.failed.push({ ref: r, code: -1 });
+          for (const r of chunk) result.failed.push({ ref: r, code: -1, reason: reasonOf(-1, e) });
         }
         done += chunk.length;
         onProgress(done, result.failed.length);
@@ -85,55 +171,120 @@ async function send(
   return result;
 }
 
-function patchFor(kind: ChangeKind, value: string | number): Partial<RowRef> {
-  return kind === 'status' ? { status: String(value) } : { risklevel: Number(value) };
+/** The reason and comment of a status change, as a message linked to each new status-change row. */
+async function writeNotes(instance: string, refs: RowRef[], status: string, note: ChangeNote, since: string): Promise<void> {
+  const api = useSession.getState().api!;
+  const target = targetOf(instance);
+  const changes = await search(api, target, 'service_asset_finding_status_changes', {
+    ...emptySearch(refs.length * 4),
+    include_fields: ['id', 'service_asset_finding_id', 'created_at'],
+    filters: [
+      { field: 'service_asset_finding_id', filter_type: 'intersection', value: refs.map((r) => r.id) },
+      { field: 'status', filter_type: 'equal', value: status },
+      { field: 'created_at', filter_type: 'range', value: [since.replace(/Z$/, '000Z').replace(/\.(\d{3})000Z$/, '.$1000Z'), null] },
+    ],
+    ordering: [{ field: 'created_at', direction: 'desc' }],
+  });
+  const newest = new Map<string, string>();
+  for (const c of changes.items) {
+    const inc = String(c.service_asset_finding_id);
+    if (!newest.has(inc)) newest.set(inc, c.id);
+  }
+  const sender = useSession.getState().me?.id ?? null;
+  const items = refs.map((r) => ({
+    subject: note.subject,
+    body: note.body,
+    service_asset_finding_id: r.id,
+    service_asset_finding_status_change_id: newest.get(r.id) ?? null,
+    automated: false,
+    sender_id: sender,
+  }));
+  await massCreate(api, target, 'messages', items);
 }
 
-export const useChanges = create<ChangesState>((set, get) => ({
-  progress: null,
-  last: null,
-  seq: 0,
-  async apply(kind, value, refs) {
-    const total = refs.length;
-    set({ progress: { kind, undo: false, done: 0, total, failed: 0 } });
+export const useChanges = create<ChangesState>((set, get) => {
+  async function commit(p: PendingChange, revert: boolean, groups: { value: ChangeValue; refs: RowRef[] }[]): Promise<ChangeResult> {
+    const total = groups.reduce((n, g) => n + g.refs.length, 0);
+    abort = new AbortController();
+    set({ running: { kind: p.kind, revert, done: 0, total, failed: 0, cancelling: false }, result: null });
     try {
-      const res = await send(kind, [{ value, refs: [...refs] }], (done, failed) => set({ progress: { kind, undo: false, done, total, failed } }));
-      const failedKeys = new Set(res.failed.map((f) => f.ref.key));
-      const changed = refs.filter((r) => !failedKeys.has(r.key));
-      const entries = changed.map((ref) => ({ ref, before: kind === 'status' ? ref.status : ref.risklevel }));
-      useIncidents.getState().patchRefs(new Map(changed.map((r) => [r.key, patchFor(kind, value)])));
-      set({ last: entries.length ? { kind, value, entries } : get().last, seq: get().seq + 1 });
-      return res;
-    } finally {
-      set({ progress: null });
-    }
-  },
-  async undo() {
-    const last = get().last;
-    if (!last) return null;
-    const groups = new Map<string | number, RowRef[]>();
-    for (const e of last.entries) groups.set(e.before, [...(groups.get(e.before) ?? []), e.ref]);
-    const total = last.entries.length;
-    set({ progress: { kind: last.kind, undo: true, done: 0, total, failed: 0 } });
-    try {
-      const res = await send(
-        last.kind,
-        [...groups].map(([value, refs]) => ({ value, refs })),
-        (done, failed) => set({ progress: { kind: last.kind, undo: true, done, total, failed } }),
+      const res = await send(p.kind, groups, revert ? undefined : p.note, abort.signal, (done, failed) =>
+        set({ running: { ...get().running!, done, failed } }),
       );
-      const failedKeys = new Set(res.failed.map((f) => f.ref.key));
-      useIncidents
-        .getState()
-        .patchRefs(new Map(last.entries.filter((e) => !failedKeys.has(e.ref.key)).map((e) => [e.ref.key, patchFor(last.kind, e.before)])));
-      set({ last: null, seq: get().seq + 1 });
+      const okKeys = new Set(p.refs.map((r) => r.key));
+      for (const f of res.failed) okKeys.delete(f.ref.key);
+      const entries = groups.flatMap((g) => g.refs.filter((r) => okKeys.has(r.key)).map((ref) => ({ ref, value: g.value })));
+      if (revert) set({ last: null });
+      else if (entries.length) set({ last: { kind: p.kind, value: p.value, label: p.label, entries: p.refs.filter((r) => okKeys.has(r.key)).map((ref) => ({ ref, before: currentValue(p.kind, ref) })) } });
+      set({ result: { kind: p.kind, revert, label: p.label, res }, seq: get().seq + 1 });
       return res;
     } finally {
-      set({ progress: null });
+      abort = null;
+      set({ running: null });
     }
-  },
-}));
+  }
 
-export const bandOf = (level: number): string => riskBand(level);
+  return {
+    pending: null,
+    running: null,
+    last: null,
+    result: null,
+    seq: 0,
+    apply(kind, value, refs, opts) {
+      if (get().pending) void get().sendNow();
+      const p: PendingChange = { id: ++nextId, kind, value, refs: [...refs], note: opts.note, label: opts.label, deadline: Date.now() + HOLD_MS };
+      set({ pending: p });
+      show(kind, p.refs.map((ref) => ({ ref, value })));
+      clearTimeout(holdTimer);
+      holdTimer = setTimeout(() => void get().sendNow(), HOLD_MS);
+    },
+    async sendNow() {
+      const p = get().pending;
+      if (!p) return;
+      clearTimeout(holdTimer);
+      set({ pending: null });
+      // The refs hold the values before the change (they were patched for display only).
+      await commit(p, false, [{ value: p.value, refs: p.refs }]);
+    },
+    async undo() {
+      const p = get().pending;
+      if (p) {
+        clearTimeout(holdTimer);
+        set({ pending: null });
+        show(p.kind, p.refs.map((ref) => ({ ref, value: currentValue(p.kind, ref) })));
+        return 'dropped';
+      }
+      const last = get().last;
+      if (!last || get().running) return null;
+      const groups = new Map<string, { value: ChangeValue; refs: RowRef[] }>();
+      for (const e of last.entries) {
+        const k = JSON.stringify(e.before);
+        if (!groups.has(k)) groups.set(k, { value: e.before, refs: [] });
+        groups.get(k)!.refs.push({ ...e.ref, ...refPatch(last.kind, last.value) });
+      }
+      show(last.kind, last.entries.map((e) => ({ ref: e.ref, value: e.before })));
+      await commit({ id: ++nextId, kind: last.kind, value: null, refs: last.entries.map((e) => e.ref), label: last.label, deadline: Date.now() }, true, [...groups.values()]);
+      return 'reverted';
+    },
+    cancel() {
+      if (!abort) return;
+      abort.abort();
+      const r = get().running;
+      if (r) set({ running: { ...r, cancelling: true } });
+    },
+  };
+});
+
+/** A held change is sent before the page goes away (the browser asks the user to wait). */
+export function guardUnload(): () => void {
+  const on = (e: BeforeUnloadEvent) => {
+    if (!useChanges.getState().pending && !useChanges.getState().running) return;
+    void useChanges.getState().sendNow();
+    e.preventDefault();
+  };
+  window.addEventListener('beforeunload', on);
+  return () => window.removeEventListener('beforeunload', on);
+}
 
 /** Reads the rows of `source` again whenever data was written (a change, an undo, an import). */
 export function useRefreshOnChanges(source: { refresh(): void } | null | undefined): void {

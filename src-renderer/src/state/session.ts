@@ -1,7 +1,8 @@
 // The session: the API key and the client built on it.
 import { create } from 'zustand';
 import { ApiFailure, createApi, type Api } from '../api/client';
-import { instances as listInstances } from '../api/radar';
+import { instances as listInstances, me as fetchMe } from '../api/radar';
+import type { Person } from '../../../src-shared/schemas/people';
 import { initialKey, rememberKey } from '../session';
 
 export type SessionStatus = 'checking' | 'signedOut' | 'ready';
@@ -13,6 +14,9 @@ interface SessionState {
   routing: string | null;
   /** Why the last sign-in failed: an HTTP status and text. */
   error: { status: number; message: string } | null;
+  /** The local analyst (sent as Pgr-User-Id). */
+  me: Person | null;
+  loadMe(): Promise<void>;
   start(): Promise<void>;
   signIn(key: string): Promise<boolean>;
   signOut(error?: { status: number; message: string }): void;
@@ -23,6 +27,18 @@ export const useSession = create<SessionState>((set, get) => ({
   api: null,
   routing: null,
   error: null,
+  me: null,
+  async loadMe() {
+    const api = get().api;
+    if (!api) return;
+    try {
+      const me = await fetchMe(api);
+      api.setUser(me.id);
+      set({ me });
+    } catch (e) {
+      checkAuth(e);
+    }
+  },
   async start() {
     const found = await initialKey().catch(() => null);
     if (!found) {
@@ -48,8 +64,7 @@ export const useSession = create<SessionState>((set, get) => ({
   },
   signOut(error) {
     rememberKey(null);
-    set({ status: 'signedOut', api: null, error: error ?? null });
-    void get;
+    set({ status: 'signedOut', api: null, error: error ?? null, me: null });
   },
 }));
 

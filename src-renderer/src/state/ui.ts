@@ -1,8 +1,8 @@
 // Interface state: theme, the command palette, the open dialog, notices, and each table's
 // columns (shown, widths, order), kept in localStorage.
 import { create } from 'zustand';
-import type { ExportSource, ExportTarget } from '../data/exports';
-import type { RowRef } from './incidents';
+import type { ExportSource, ExportTarget } from '../data/exportTypes';
+import type { RowRef } from './triage';
 
 export type ThemePref = 'system' | 'light' | 'dark';
 const THEME_KEY = 'radar-console.theme';
@@ -15,7 +15,9 @@ export interface ColumnPrefs {
 }
 
 export type Dialog =
-  | { kind: 'status' | 'risk'; refs: RowRef[] }
+  | { kind: 'status' | 'risk' | 'assign'; refs: RowRef[] }
+  | { kind: 'instances' }
+  | { kind: 'views' }
   | { kind: 'columns'; table: string }
   | { kind: 'import' }
   | { kind: 'exportCsv'; source: ExportSource; target: ExportTarget }
@@ -54,6 +56,11 @@ interface UiState {
   notices: Notice[];
   columns: Record<string, ColumnPrefs>;
   chartsOpen: boolean;
+  /** What the view on screen exports besides the incident list (a resource list, a builder). */
+  exportSource: ExportSource | null;
+  setExportSource(s: ExportSource | null): void;
+  /** Error notices belong to the page they were raised on. */
+  clearErrors(): void;
   setTheme(t: ThemePref): void;
   setPalette(open: boolean): void;
   openDialog(d: Dialog): void;
@@ -72,6 +79,13 @@ export const useUi = create<UiState>((set, get) => ({
   notices: [],
   columns: loadColumns(),
   chartsOpen: localStorage.getItem('radar-console.charts') !== 'closed',
+  exportSource: null,
+  setExportSource(exportSource) {
+    set({ exportSource });
+  },
+  clearErrors() {
+    if (get().notices.some((n) => n.kind === 'error')) set({ notices: get().notices.filter((n) => n.kind !== 'error') });
+  },
   setTheme(theme) {
     if (theme === 'system') localStorage.removeItem(THEME_KEY);
     else localStorage.setItem(THEME_KEY, theme);

@@ -1,26 +1,23 @@
 // Confirming a status or risk change for one incident or a selection.
 import { useMemo, useState, type FormEvent } from 'react';
 import { INCIDENT_STATUSES, riskBand, type IncidentStatus } from '../../../../src-shared/resources/fields';
-import { announce } from '../../actions/registry';
 import { RiskBadge, StatusBadge } from '../../components/Badges';
 import { Dialog } from '../../components/Dialog';
 import { useI18n } from '../../i18n';
 import { formatNumber } from '../../i18n/format';
-import { useChanges, type ChangeKind } from '../../state/changes';
-import type { RowRef } from '../../state/incidents';
+import { useChanges, type ChangeKind, type ChangeNote } from '../../state/changes';
+import type { RowRef } from '../../state/triage';
 import { useUi } from '../../state/ui';
 
 /** Above this many incidents the dialog spells out the size of the change. */
 export const LARGE_CHANGE = 50;
 
-async function run(kind: ChangeKind, value: string | number, refs: RowRef[], label: string): Promise<void> {
-  const res = await useChanges.getState().apply(kind, value, refs);
-  if (res.failed.length) {
-    announce('error', 'notices.changeFailed', { count: res.ok, failed: res.failed.length });
-  } else {
-    announce('success', kind === 'status' ? 'notices.statusChanged' : 'notices.riskChanged', { count: res.ok, value: label }, 'incidents.undo');
-  }
-}
+/** Statuses that end the work on an incident ask why, from a short list plus free text. */
+export const REASONS: Partial<Record<IncidentStatus, readonly string[]>> = {
+  closed: ['resolved', 'duplicate', 'noAction', 'falsePositive', 'other'],
+  invalid: ['falsePositive', 'test', 'misconfigured', 'duplicate', 'other'],
+  risk_accepted: ['compensating', 'businessNeed', 'lowImpact', 'scheduledFix', 'other'],
+};
 
 function Summary({ refs, kind }: { refs: RowRef[]; kind: ChangeKind }) {
   const { t, lang } = useI18n();
@@ -58,12 +55,20 @@ export function StatusDialog({ refs }: { refs: RowRef[] }) {
   const close = () => useUi.getState().openDialog(null);
   const initial = refs.length === 1 ? (refs[0]!.status as IncidentStatus) : null;
   const [status, setStatus] = useState<IncidentStatus | null>(initial);
+  const [reason, setReason] = useState('');
+  const [comment, setComment] = useState('');
   const unchanged = status !== null && refs.every((r) => r.status === status);
+  const reasons = status ? REASONS[status] : undefined;
+  const needsReason = !!reasons && !reason;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!status || unchanged) return;
+    if (!status || unchanged || needsReason) return;
     close();
-    void run('status', status, refs, t(`status.${status}`));
+    const label = t(`status.${status}`);
+    const reasonText = reason ? t(`reasons.${reason}`) : '';
+    const note: ChangeNote | undefined =
+      reasonText || comment.trim() ? { subject: reasonText ? t('reasons.subject', { status: label, reason: reasonText }) : t('reasons.commentSubject', { status: label }), body: comment.trim() } : undefined;
+    useChanges.getState().apply('status', status, refs, { label, note });
   };
   return (
     <Dialog title={t('change.statusTitle', { count: refs.length, n: formatNumber(lang, refs.length) })} onClose={close}>
@@ -89,12 +94,35 @@ export function StatusDialog({ refs }: { refs: RowRef[] }) {
             </label>
           ))}
         </fieldset>
+        {reasons && (
+          <label className="field">
+            <span>{t('reasons.label')}</span>
+            <select value={reason} onChange={(e) => setReason(e.target.value)} aria-required="true" aria-invalid={needsReason}>
+              <option value="">{t('reasons.choose')}</option>
+              {reasons.map((r) => (
+                <option key={r} value={r}>
+                  {t(`reasons.${r}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <label className="field">
+          <span>{t('reasons.comment')}</span>
+          <textarea
+            rows={3}
+            value={comment}
+            onChange={(e) => setComment(e.target.value)}
+            onKeyDown={(e) => e.stopPropagation()}
+            placeholder={t('reasons.commentHint')}
+          />
+        </label>
         {refs.length > LARGE_CHANGE && <p className="dialog-warn">{t('change.large', { count: refs.length, n: formatNumber(lang, refs.length) })}</p>}
         <div className="dialog-actions">
           <button type="button" onClick={close}>
             {t('common.cancel')}
           </button>
-          <button type="submit" className="primary" disabled={!status || unchanged}>
+          <button type="submit" className="primary" disabled={!status || unchanged || needsReason}>
             {t('change.applyStatus', { count: refs.length, n: formatNumber(lang, refs.length) })}
           </button>
         </div>
@@ -114,7 +142,7 @@ export function RiskDialog({ refs }: { refs: RowRef[] }) {
     if (!valid) return;
     const v = Math.round(value * 10) / 10;
     close();
-    void run('risk', v, refs, `${formatNumber(lang, v, 1)} (${t(`risk.${riskBand(v)}`)})`);
+    useChanges.getState().apply('risk', v, refs, { label: `${formatNumber(lang, v, 1)} (${t(`risk.${riskBand(v)}`)})` });
   };
   return (
     <Dialog title={t('change.riskTitle', { count: refs.length, n: formatNumber(lang, refs.length) })} onClose={close}>

@@ -1,7 +1,7 @@
 // Incidents over time, stacked by status and by risk band (recharts). A click on a bar filters
 // the table to that bucket and that status or band.
 import { memo } from 'react';
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { INCIDENT_STATUSES, RISK_BANDS, type IncidentStatus, type RiskBand } from '../../../../src-shared/resources/fields';
 import type { Stats } from '../../api/radar';
 import { useI18n } from '../../i18n';
@@ -11,6 +11,7 @@ import { useUi } from '../../state/ui';
 
 export interface ChartsProps {
   stats: Stats;
+  range?: unknown;
   statuses: readonly IncidentStatus[];
   risks: readonly RiskBand[];
   onPick(pick: { bucket: string; status?: IncidentStatus; risk?: RiskBand }): void;
@@ -28,7 +29,26 @@ function series(stats: Stats, dim: 'status' | 'risk', statuses: readonly string[
     const k = dim === 'status' ? o.status : o.risk;
     p[k] = ((p[k] as number | undefined) ?? 0) + o.count;
   }
-  return [...byBucket.values()].sort((a, b) => (a.bucket < b.bucket ? -1 : 1));
+  return fill([...byBucket.values()].sort((a, b) => (a.bucket < b.bucket ? -1 : 1)), stats.bucket);
+}
+
+/** The next bucket's first day ('YYYY-MM-DD'). */
+function nextBucket(day: string, unit: Stats['bucket']): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  if (unit === 'day') d.setUTCDate(d.getUTCDate() + 1);
+  else if (unit === 'week') d.setUTCDate(d.getUTCDate() + 7);
+  else d.setUTCMonth(d.getUTCMonth() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Every bucket between the first and the last, empty ones included (a quiet week shows as one). */
+function fill(points: Point[], unit: Stats['bucket']): Point[] {
+  if (points.length < 2) return points;
+  const out: Point[] = [];
+  const byBucket = new Map(points.map((p) => [p.bucket, p]));
+  const last = points[points.length - 1]!.bucket;
+  for (let b = points[0]!.bucket, n = 0; b <= last && n < 5000; b = nextBucket(b, unit), n++) out.push(byBucket.get(b) ?? { bucket: b });
+  return out;
 }
 
 function Charts({ stats, statuses, risks, onPick }: ChartsProps) {
@@ -61,6 +81,7 @@ function Charts({ stats, statuses, risks, onPick }: ChartsProps) {
                 formatter={(v, n) => [num(Number(v)), String(n)]}
                 contentStyle={{ background: 'var(--panel)', border: '1px solid var(--line)', fontSize: 12 }}
               />
+              <Legend verticalAlign="top" align="right" iconSize={8} wrapperStyle={{ fontSize: 11, lineHeight: '14px', paddingBottom: 2 }} itemSorter={(item) => keys.indexOf(String(item.dataKey))} />
               {keys.map((k) => (
                 <Bar
                   key={k}

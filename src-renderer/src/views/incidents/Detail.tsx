@@ -1,22 +1,28 @@
-// The detail panel of an incident: the incident, its asset, occurrences, status history and
-// messages, with the same status and risk actions as the list.
+// The detail panel of an incident: the incident (owner, group, the finding type and the
+// correlation rules that raised it), its conversation (messages, notes), status history (who,
+// when, why), custom fields and occurrences, with the same actions as the list.
 import { useEffect, useState } from 'react';
 import { getRecord, type Rec } from '../../api/radar';
 import { isAbort } from '../../api/client';
 import { ActionButton } from '../../components/ActionButton';
 import { RiskBadge, StatusBadge } from '../../components/Badges';
+import { displayName } from '../../components/InstanceSwitcher';
+import { failureText } from '../../data/source';
 import { useI18n } from '../../i18n';
-import { formatDateTime, formatDateTimeLong, formatNumber } from '../../i18n/format';
+import { formatDateTime, formatNumber } from '../../i18n/format';
 import { hrefOf } from '../../router';
 import { useChanges } from '../../state/changes';
-import type { RowRef } from '../../state/incidents';
-import { targetOf, useInstances } from '../../state/instances';
+import { useInstances } from '../../state/instances';
+import { groupName, personName, usePeople } from '../../state/people';
 import { checkAuth, useSession } from '../../state/session';
-import { failureText } from '../../data/source';
+import type { RowRef } from '../../state/triage';
+import { targetOf } from '../../state/instances';
+import { Composer, Notes, Thread } from './detail/Conversation';
+import { CustomFields } from './detail/CustomFields';
 
-const RELATIONS = ['service_asset', 'finding', 'occurrences', 'status_changes', 'messages'];
+const RELATIONS = ['service_asset', 'finding', 'occurrences', 'status_changes', 'messages', 'engine_go_rules'];
 
-type Tab = 'overview' | 'occurrences' | 'history' | 'messages';
+type Tab = 'overview' | 'conversation' | 'history' | 'fields' | 'occurrences';
 
 const s = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
 const list = (v: unknown): Rec[] => (Array.isArray(v) ? (v as Rec[]) : []);
@@ -25,43 +31,57 @@ export function IncidentDetail({ detail, onClose }: { detail: RowRef; onClose():
   const { t, lang } = useI18n();
   const api = useSession((st) => st.api);
   const seq = useChanges((st) => st.seq);
+  usePeople((st) => st.version);
   const [rec, setRec] = useState<Rec | null>(null);
-  const [error, setError] = useState<Error | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [tab, setTab] = useState<Tab>('overview');
+  const [reload, setReload] = useState(0);
+  const inst = detail.instance.id;
   useEffect(() => {
     if (!api) return;
     const ctl = new AbortController();
     setError(null);
-    getRecord(api, targetOf(detail.instance.id), 'service_asset_findings', detail.id, RELATIONS, ctl.signal).then(
+    getRecord(api, targetOf(inst), 'service_asset_findings', detail.id, RELATIONS, ctl.signal).then(
       (r) => setRec(r),
       (e: unknown) => {
         if (isAbort(e)) return;
         checkAuth(e);
-        setError(e instanceof Error ? e : new Error(String(e)));
+        setError(e);
       },
     );
     return () => ctl.abort();
-  }, [api, detail.id, detail.instance.id, seq]);
+  }, [api, detail.id, inst, seq, reload]);
   const shown = rec && rec.id === detail.id ? rec : null;
   const asset = shown?.service_asset as Rec | null | undefined;
   const finding = shown?.finding as Rec | null | undefined;
+  const rules = list(shown?.engine_go_rules);
   const occurrences = list(shown?.occurrences);
   const history = [...list(shown?.status_changes)].sort((a, b) => s(b.created_at).localeCompare(s(a.created_at)));
   const messages = list(shown?.messages);
+  const notesByChange = new Map<string, Rec[]>();
+  for (const m of messages) {
+    const c = s(m.service_asset_finding_status_change_id);
+    if (c) notesByChange.set(c, [...(notesByChange.get(c) ?? []), m]);
+  }
   const tabs: { id: Tab; label: string; n?: number }[] = [
     { id: 'overview', label: t('detail.overview') },
-    { id: 'occurrences', label: t('detail.occurrences'), n: occurrences.length },
+    { id: 'conversation', label: t('detail.conversation'), n: messages.length },
     { id: 'history', label: t('detail.history'), n: history.length },
-    { id: 'messages', label: t('detail.messages'), n: messages.length },
+    { id: 'fields', label: t('detail.fields') },
+    { id: 'occurrences', label: t('detail.occurrences'), n: occurrences.length },
   ];
-  const inst = detail.instance.id;
-  const instanceName = useInstances((st) => (inst === 'main' ? st.list.find((i) => i.kind === 'main')?.name : st.list.find((i) => i.id === inst)?.name)) ?? detail.instance.name;
+  const instance = useInstances((st) => (inst === 'main' ? st.list.find((i) => i.kind === 'main') : st.list.find((i) => i.id === inst)));
+  const title = s(shown?.title ?? detail.title) || t('incidents.untitled');
+  const ownerId = s(shown?.user_id ?? detail.user_id);
+  const groupId = s(shown?.group_id ?? detail.group_id);
+  const withInstance = shown ? { ...shown, _instance: inst } : null;
+  const refresh = () => setReload((n) => n + 1);
   return (
     <aside className="detail" aria-label={t('detail.label')}>
       <header className="detail-head">
         <div className="detail-title">
           <span className="mono muted">#{s(shown?.display_id ?? detail.display_id)}</span>
-          <h2>{s(shown?.title ?? detail.title) || t('incidents.untitled')}</h2>
+          <h2 title={title}>{title}</h2>
         </div>
         <button type="button" className="icon" onClick={onClose} aria-label={t('actions.closeDetail')} title={`${t('actions.closeDetail')} (Esc)`}>
           ×
@@ -70,11 +90,13 @@ export function IncidentDetail({ detail, onClose }: { detail: RowRef; onClose():
       <div className="detail-badges">
         <StatusBadge status={s(shown?.status ?? detail.status)} />
         <RiskBadge level={(shown?.risklevel as number | undefined) ?? detail.risklevel} />
-        {instanceName && <span className="tag">{instanceName}</span>}
+        {instance && <span className="tag">{displayName(instance, t)}</span>}
       </div>
       <div className="detail-actions">
         <ActionButton id="incidents.setStatus" short />
         <ActionButton id="incidents.setRisk" short />
+        <ActionButton id="incidents.assignMe" short />
+        <ActionButton id="incidents.assign" short />
         <a className="button" href={hrefOf({ view: 'record', resource: 'service_asset_findings', id: detail.id, instance: inst })}>
           {t('detail.allFields')}
         </a>
@@ -88,7 +110,7 @@ export function IncidentDetail({ detail, onClose }: { detail: RowRef; onClose():
         ))}
       </div>
       <div className="detail-body" role="tabpanel">
-        {error && !shown && (
+        {!!error && !shown && (
           <p role="alert" className="error">
             {failureText(error)}
           </p>
@@ -97,40 +119,52 @@ export function IncidentDetail({ detail, onClose }: { detail: RowRef; onClose():
         {shown && tab === 'overview' && (
           <>
             <dl className="kv">
+              <dt>{t('fields.owner')}</dt>
+              <dd data-testid="detail-owner">{ownerId ? (personName(inst, ownerId, true) ?? ownerId) : <span className="muted">{t('assign.nobody')}</span>}</dd>
+              <dt>{t('fields.group')}</dt>
+              <dd>{groupId ? (groupName(inst, groupId) ?? groupId) : <span className="muted">—</span>}</dd>
               <dt>{t('fields.asset')}</dt>
               <dd>
-                {asset ? (
-                  <a href={hrefOf({ view: 'record', resource: 'service_assets', id: asset.id, instance: inst })}>{s(asset.name)}</a>
-                ) : (
-                  <span className="muted">—</span>
-                )}
+                {asset ? <a href={hrefOf({ view: 'record', resource: 'service_assets', id: asset.id, instance: inst })}>{s(asset.name)}</a> : <span className="muted">—</span>}
                 {asset && (
                   <span className="muted">
                     {' '}
-                    · {s(asset.type)}
+                    · {t(`assetTypes.${s(asset.type)}`, { defaultValue: s(asset.type) })}
                     {asset.location ? ` · ${s(asset.location)}` : ''}
                   </span>
                 )}
               </dd>
               <dt>{t('fields.finding')}</dt>
+              <dd>{finding ? <a href={hrefOf({ view: 'record', resource: 'findings', id: finding.id, instance: inst })}>{s(finding.title)}</a> : <span className="muted">—</span>}</dd>
+              <dt>{t('detail.rules')}</dt>
               <dd>
-                {finding ? <a href={hrefOf({ view: 'record', resource: 'findings', id: finding.id, instance: inst })}>{s(finding.title)}</a> : <span className="muted">—</span>}
+                {rules.length ? (
+                  rules.map((r, i) => (
+                    <span key={r.id}>
+                      {i > 0 && ', '}
+                      <a href={hrefOf({ view: 'record', resource: 'engine_go_rules', id: r.id, instance: inst })}>{s(r.name)}</a>
+                    </span>
+                  ))
+                ) : (
+                  <span className="muted">—</span>
+                )}
               </dd>
               <dt>{t('fields.created_at')}</dt>
-              <dd>{formatDateTimeLong(lang, s(shown.created_at))}</dd>
-              <dt>{t('fields.updated_at')}</dt>
-              <dd>{formatDateTimeLong(lang, s(shown.updated_at))}</dd>
+              <dd>{formatDateTime(lang, s(shown.created_at))}</dd>
               <dt>{t('fields.acknowledged_at')}</dt>
-              <dd>{formatDateTimeLong(lang, s(shown.acknowledged_at)) || '—'}</dd>
+              <dd>
+                {formatDateTime(lang, s(shown.acknowledged_at)) || '—'}
+                {shown.acknowledged_by ? <span className="muted"> · {personName(inst, s(shown.acknowledged_by), true) ?? s(shown.acknowledged_by)}</span> : null}
+              </dd>
               <dt>{t('fields.reopened_at')}</dt>
               <dd>
-                {formatDateTimeLong(lang, s(shown.reopened_at)) || '—'}
+                {formatDateTime(lang, s(shown.reopened_at)) || '—'}
                 {Number(shown.c_reopened_count ?? 0) > 0 && <span className="muted"> · {t('detail.reopened', { count: Number(shown.c_reopened_count) })}</span>}
               </dd>
               <dt>{t('fields.alert_type')}</dt>
-              <dd>{s(shown.alert_type) || '—'}</dd>
+              <dd>{s(shown.alert_type) ? t(`alertTypes.${s(shown.alert_type)}`, { defaultValue: s(shown.alert_type) }) : '—'}</dd>
             </dl>
-            {(['description', 'analysis_output', 'synopsis', 'risk_impact', 'solution', 'mitigation', 'internal_note', 'client_note'] as const).map((f) =>
+            {(['description', 'analysis_output', 'synopsis', 'risk_impact', 'solution', 'mitigation'] as const).map((f) =>
               shown[f] ? (
                 <section key={f} className="detail-text">
                   <h3>{t(`fields.${f}`)}</h3>
@@ -140,6 +174,34 @@ export function IncidentDetail({ detail, onClose }: { detail: RowRef; onClose():
             )}
           </>
         )}
+        {withInstance && tab === 'conversation' && (
+          <>
+            <Notes key={`${s(shown?.internal_note)}|${s(shown?.client_note)}`} incident={withInstance} onSaved={refresh} />
+            <Thread instance={inst} messages={messages} />
+            <Composer incident={withInstance} onSent={refresh} />
+          </>
+        )}
+        {shown && tab === 'history' && (
+          <ol className="history">
+            {history.map((h) => (
+              <li key={h.id} data-testid="history-item">
+                <span className="mono muted small">{formatDateTime(lang, s(h.created_at))}</span>
+                <span>
+                  {h.previous_status ? <StatusBadge status={s(h.previous_status)} /> : <span className="muted">—</span>} → <StatusBadge status={s(h.status)} />
+                </span>
+                <span className="muted">{h.user_id ? (personName(inst, s(h.user_id), true) ?? s(h.user_id)) : t('conversation.system')}</span>
+                {(notesByChange.get(h.id) ?? []).map((m) => (
+                  <div key={m.id} className="history-note" data-testid="history-note">
+                    <strong>{s(m.subject)}</strong>
+                    {s(m.body) && <span> — {s(m.body)}</span>}
+                  </div>
+                ))}
+              </li>
+            ))}
+            {!history.length && <li className="muted">{t('detail.noHistory')}</li>}
+          </ol>
+        )}
+        {shown && tab === 'fields' && <CustomFields instance={inst} incidentId={detail.id} seq={seq} />}
         {shown && tab === 'occurrences' && (
           <table className="mini" aria-label={t('detail.occurrences')}>
             <thead>
@@ -170,36 +232,6 @@ export function IncidentDetail({ detail, onClose }: { detail: RowRef; onClose():
               )}
             </tbody>
           </table>
-        )}
-        {shown && tab === 'history' && (
-          <ol className="history">
-            {history.map((h) => (
-              <li key={h.id}>
-                <span className="mono muted">{formatDateTimeLong(lang, s(h.created_at))}</span>
-                <span>
-                  {h.previous_status ? <StatusBadge status={s(h.previous_status)} /> : <span className="muted">—</span>} →{' '}
-                  <StatusBadge status={s(h.status)} />
-                </span>
-                {h.user_id ? <span className="muted mono">{s(h.user_id)}</span> : null}
-              </li>
-            ))}
-            {!history.length && <li className="muted">{t('detail.noHistory')}</li>}
-          </ol>
-        )}
-        {shown && tab === 'messages' && (
-          <ul className="messages">
-            {messages.map((m) => (
-              <li key={m.id}>
-                <div className="msg-head">
-                  <strong>{s(m.subject) || t('detail.noSubject')}</strong>
-                  <span className="mono muted">{formatDateTime(lang, s(m.created_at))}</span>
-                  {m.automated === true && <span className="tag">{t('detail.automated')}</span>}
-                </div>
-                <p>{s(m.body)}</p>
-              </li>
-            ))}
-            {!messages.length && <li className="muted">{t('detail.noMessages')}</li>}
-          </ul>
         )}
       </div>
     </aside>

@@ -3,18 +3,23 @@
 import { forwardRef, useEffect, useState } from 'react';
 import { INCIDENT_STATUSES, RISK_BANDS, type IncidentStatus, type RiskBand } from '../../../../src-shared/resources/fields';
 import { normalizeTs } from '../../../../src-shared/time';
+import { jumpTo } from '../../actions/incidents';
+import { runAction } from '../../actions/registry';
+import { ActionButton } from '../../components/ActionButton';
+import { ExportMenu } from '../../components/ExportMenu';
 import { Picker } from '../../components/Picker';
+import { useSession } from '../../state/session';
 import { useI18n } from '../../i18n';
 import { formatDateTime, formatNumber } from '../../i18n/format';
-import { RANGE_PRESETS, type IncidentQuery, type TimeRange } from './query';
+import { GROUP_FIELDS, incidentNumber, RANGE_PRESETS, type GroupField, type IncidentQuery, type TimeRange } from './query';
 
 export interface Counts {
   status: Partial<Record<string, number>>;
   risk: Partial<Record<string, number>>;
 }
 
-export const SearchBox = forwardRef<HTMLInputElement, { value: string; onChange(v: string): void; label?: string; placeholder?: string }>(function SearchBox(
-  { value, onChange, label, placeholder },
+export const SearchBox = forwardRef<HTMLInputElement, { value: string; onChange(v: string): void; onSubmit?(v: string): void; label?: string; placeholder?: string; testId?: string }>(function SearchBox(
+  { value, onChange, onSubmit, label, placeholder, testId },
   ref,
 ) {
   const { t } = useI18n();
@@ -34,8 +39,12 @@ export const SearchBox = forwardRef<HTMLInputElement, { value: string; onChange(
         aria-label={label ?? t('filters.search')}
         value={text}
         onChange={(e) => setText(e.target.value)}
+        data-search={testId}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') onChange(text);
+          if (e.key === 'Enter') {
+            onChange(text);
+            onSubmit?.(text);
+          }
           if (e.key === 'Escape') {
             e.preventDefault();
             (e.target as HTMLInputElement).blur();
@@ -108,21 +117,70 @@ function RangeControl({ range, onChange }: { range: TimeRange; onChange(r: TimeR
   );
 }
 
-export function FilterBar(props: {
-  query: IncidentQuery;
-  instance: string | null;
-  onChange(update: (q: IncidentQuery) => IncidentQuery): void;
-  searchRef: React.Ref<HTMLInputElement>;
-}) {
+export function FilterBar(props: { query: IncidentQuery; instance: string | null; onChange(update: (q: IncidentQuery) => IncidentQuery): void }) {
   const { t } = useI18n();
   const { query: q, onChange } = props;
+  const me = useSession((s) => s.me);
+  const quick = (label: string, on: boolean, action: string, testId: string) => (
+    <button
+      type="button"
+      className={`chip quick-chip${on ? ' is-on' : ''}`}
+      aria-pressed={on}
+      onClick={() => runAction(action)}
+      data-testid={testId}
+      title={me ? undefined : t('filters.noMe')}
+    >
+      {label}
+    </button>
+  );
   return (
-    <div className="filter-bar" role="search" aria-label={t('filters.label')}>
-      <SearchBox ref={props.searchRef} value={q.search} onChange={(search) => onChange((x) => ({ ...x, search }))} />
-      <RangeControl range={q.range} onChange={(range) => onChange((x) => ({ ...x, range }))} />
-      <Picker resource="service_assets" instance={props.instance} label={t('filters.assets')} chosen={q.assets} onChange={(assets) => onChange((x) => ({ ...x, assets }))} />
-      <Picker resource="findings" instance={props.instance} label={t('filters.findings')} chosen={q.findings} onChange={(findings) => onChange((x) => ({ ...x, findings }))} />
+    <div className="toolbar">
+      <div className="filter-bar" role="search" aria-label={t('filters.label')}>
+        <SearchBox
+          value={q.search}
+          onChange={(search) => onChange((x) => ({ ...x, search }))}
+          onSubmit={(text) => {
+            const n = incidentNumber(text);
+            if (n !== null) void jumpTo(n).then((ok) => ok && onChange((x) => ({ ...x, search: '' })));
+          }}
+          placeholder={t('filters.searchPlaceholder')}
+          testId="incidents"
+        />
+        <RangeControl range={q.range} onChange={(range) => onChange((x) => ({ ...x, range }))} />
+        <Picker resource="service_assets" instance={props.instance} label={t('filters.assets')} chosen={q.assets} onChange={(assets) => onChange((x) => ({ ...x, assets }))} />
+        <Picker resource="findings" instance={props.instance} label={t('filters.findings')} chosen={q.findings} onChange={(findings) => onChange((x) => ({ ...x, findings }))} />
+        <span className="quick" role="group" aria-label={t('filters.ownership')}>
+          {quick(t('filters.mine'), q.owner === 'me', 'incidents.mine', 'quick-mine')}
+          {quick(t('filters.unassigned'), q.owner === 'none', 'incidents.unassigned', 'quick-unassigned')}
+          {quick(t('filters.myGroup'), q.team === 'mine', 'incidents.myGroup', 'quick-my-group')}
+        </span>
+      </div>
+      <div className="toolbar-actions">
+        <ActionButton id="incidents.clearFilters" className="ghost" short />
+        <GroupControl value={q.groupBy} onChange={(groupBy) => onChange((x) => ({ ...x, groupBy }))} />
+        <ActionButton id="incidents.views" className="ghost" short />
+        <ActionButton id="incidents.columns" className="ghost" short />
+        <ActionButton id="view.charts" className="ghost" short />
+        <ExportMenu source={null} incidents />
+      </div>
     </div>
+  );
+}
+
+function GroupControl({ value, onChange }: { value: GroupField | null; onChange(v: GroupField | null): void }) {
+  const { t } = useI18n();
+  return (
+    <label className="group-control">
+      <span className="sr-only">{t('groups.by')}</span>
+      <select aria-label={t('groups.by')} value={value ?? ''} onChange={(e) => onChange((e.target.value || null) as GroupField | null)}>
+        <option value="">{t('groups.none')}</option>
+        {GROUP_FIELDS.map((f) => (
+          <option key={f} value={f}>
+            {t(`groups.fields.${f}`)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

@@ -8,6 +8,7 @@ import { PendingMark } from '../changes/marks';
 import type { Row } from '../../data/source';
 import type { Lang } from '../../i18n';
 import { formatDateTime, formatNumber } from '../../i18n/format';
+import { groupName, personName } from '../../state/people';
 
 /** Fields a column needs from the server besides ROW_FIELDS. */
 export const COLUMN_FIELDS: Record<string, string[]> = {
@@ -32,8 +33,8 @@ export function incidentColumns(t: TFunction, lang: Lang, withInstance: boolean)
     {
       id: 'display_id',
       header: '#',
-      size: 64,
-      minSize: 48,
+      size: 84,
+      minSize: 56,
       sortable: true,
       descFirst: true,
       align: 'right',
@@ -77,6 +78,27 @@ export function incidentColumns(t: TFunction, lang: Lang, withInstance: boolean)
       header: t('fields.asset'),
       size: 170,
       render: (r) => <LabelCell instance={r._instance.id} resource="service_assets" id={r.service_asset_id as string | null} missing={missing} />,
+    },
+    {
+      id: 'user_id',
+      header: t('fields.owner'),
+      size: 140,
+      render: (r) => {
+        const id = r.user_id as string | null | undefined;
+        if (!id) return <span className="muted">{t('assign.nobody')}</span>;
+        return <span title={personName(r._instance.id, id, true)}>{personName(r._instance.id, id) ?? '…'}</span>;
+      },
+    },
+    {
+      id: 'group_id',
+      header: t('fields.group'),
+      size: 170,
+      defaultVisible: false,
+      render: (r) => {
+        const id = r.group_id as string | null | undefined;
+        return id ? <span>{groupName(r._instance.id, id) ?? '…'}</span> : <span className="muted">—</span>;
+      },
+      title: (r) => groupName(r._instance.id, r.group_id as string | null) ?? undefined,
     },
     {
       id: 'finding_id',

@@ -1,5 +1,7 @@
-// The incident list's query (quick filters, search, sorting) and what it becomes on the wire:
-// the v2 search request the table pages through, and the standard query of the aggregates.
+// The incident list's query (quick filters, search, sorting, grouping, columns) and what it
+// becomes on the wire: the v2 search request the table pages through, and the standard query of
+// the aggregates. A relative range ("last 7 days") is resolved against `asOf`, the instant of the
+// user's last action (a filter change, a refresh), so every request of one action agrees.
 import { formatStandardQuery, type StandardFilter } from '../../../../src-shared/public/standard-filters';
 import { INCIDENT_STATUSES, RISK_BANDS, type IncidentStatus, type RiskBand } from '../../../../src-shared/resources/fields';
 import { emptySearch, type SearchFilter, type SearchRequest } from '../../../../src-shared/schemas/search';
@@ -23,41 +25,57 @@ export interface TimeRange {
   to?: string;
 }
 
-export interface Ref {
-  id: string;
-  label: string;
-}
-
 export interface SortKey {
   id: string;
   desc: boolean;
 }
 
+/** Whose incidents: anyone's, the local analyst's, nobody's, or one person's (a uuid). */
+export type OwnerFilter = 'any' | 'me' | 'none' | string;
+/** Which responsible group: any, the local analyst's groups, or one group (a uuid). */
+export type TeamFilter = 'any' | 'mine' | string;
+
+/** Fields the list can be grouped by (the resource's `group` operation). */
+export const GROUP_FIELDS = ['finding_id', 'service_asset_id', 'status', 'user_id', 'group_id', 'title'] as const;
+export type GroupField = (typeof GROUP_FIELDS)[number];
+
 export interface IncidentQuery {
   statuses: IncidentStatus[];
   risks: RiskBand[];
-  assets: Ref[];
-  findings: Ref[];
+  /** Asset and finding type ids. */
+  assets: string[];
+  findings: string[];
+  owner: OwnerFilter;
+  team: TeamFilter;
   range: TimeRange;
   search: string;
   sorting: SortKey[];
+  groupBy: GroupField | null;
+  /** The columns shown, in order; null: the user's defaults. */
+  columns: string[] | null;
 }
 
 export const DEFAULT_SORT: SortKey[] = [{ id: 'created_at', desc: true }];
 
 export function emptyQuery(): IncidentQuery {
-  return { statuses: [], risks: [], assets: [], findings: [], range: { preset: 'all' }, search: '', sorting: DEFAULT_SORT };
+  return { statuses: [], risks: [], assets: [], findings: [], owner: 'any', team: 'any', range: { preset: 'all' }, search: '', sorting: DEFAULT_SORT, groupBy: null, columns: null };
 }
 
 export function isFiltered(q: IncidentQuery): boolean {
-  return q.statuses.length + q.risks.length + q.assets.length + q.findings.length > 0 || q.range.preset !== 'all' || q.search.trim() !== '';
+  return (
+    q.statuses.length + q.risks.length + q.assets.length + q.findings.length > 0 ||
+    q.owner !== 'any' ||
+    q.team !== 'any' ||
+    q.range.preset !== 'all' ||
+    q.search.trim() !== ''
+  );
 }
 
-/** The range's bounds now: [from, to), either open. */
-export function rangeBounds(r: TimeRange, now = Date.now()): { from: string | null; to: string | null } {
+/** The range's bounds at `asOf`: [from, to), either open. */
+export function rangeBounds(r: TimeRange, asOf: number): { from: string | null; to: string | null } {
   if (r.preset === 'all') return { from: null, to: null };
   if (r.preset === 'custom') return { from: r.from ?? null, to: r.to ?? null };
-  return { from: microsToTs((now - PRESET_MS[r.preset]) * 1000), to: null };
+  return { from: microsToTs((asOf - PRESET_MS[r.preset]) * 1000), to: null };
 }
 
 /** One microsecond before a timestamp: turns an exclusive end into an inclusive one. */
@@ -70,16 +88,47 @@ export function justBefore(ts: string): string {
 }
 
 /** Fields every incident row of the table carries, whichever columns are shown. */
-export const ROW_FIELDS = ['id', 'display_id', 'title', 'status', 'risk', 'risklevel', 'service_asset_id', 'finding_id', 'created_at'];
+export const ROW_FIELDS = ['id', 'display_id', 'title', 'status', 'risk', 'risklevel', 'service_asset_id', 'finding_id', 'created_at', 'user_id', 'group_id'];
 
-export function toSearchFilters(q: IncidentQuery, omit: { status?: boolean; risk?: boolean } = {}): SearchFilter[] {
+/** Who "me" is and which groups are "mine", to resolve the owner and team filters. */
+export interface Identity {
+  me: string | null;
+  myGroups: readonly string[];
+}
+
+export const NO_IDENTITY: Identity = { me: null, myGroups: [] };
+
+/** What a query is resolved against: the instant of the last action and the local analyst. */
+export interface Resolve {
+  asOf: number;
+  who: Identity;
+  /** Rows created after this are held back (live list: new incidents announced, not shown). */
+  until?: string | null;
+}
+
+const NOBODY = '00000000-0000-0000-0000-000000000000';
+
+function ownershipFilters(q: IncidentQuery, who: Identity): SearchFilter[] {
+  const out: SearchFilter[] = [];
+  if (q.owner === 'none') out.push({ field: 'user_id', filter_type: 'exists', value: null });
+  else if (q.owner === 'me') out.push({ field: 'user_id', filter_type: 'equal', value: who.me ?? NOBODY });
+  else if (q.owner !== 'any') out.push({ field: 'user_id', filter_type: 'equal', value: q.owner });
+  if (q.team === 'mine') out.push({ field: 'group_id', filter_type: 'intersection', value: who.myGroups.length ? [...who.myGroups] : [NOBODY] });
+  else if (q.team !== 'any') out.push({ field: 'group_id', filter_type: 'equal', value: q.team });
+  return out;
+}
+
+export function toSearchFilters(q: IncidentQuery, res: Resolve, omit: { status?: boolean; risk?: boolean } = {}): SearchFilter[] {
   const filters: SearchFilter[] = [];
   if (!omit.status && q.statuses.length) filters.push({ field: 'status', filter_type: 'intersection', value: sortedStatuses(q.statuses) });
   if (!omit.risk && q.risks.length) filters.push(...riskFilters(q.risks));
-  if (q.assets.length) filters.push({ field: 'service_asset_id', filter_type: 'intersection', value: q.assets.map((a) => a.id) });
-  if (q.findings.length) filters.push({ field: 'finding_id', filter_type: 'intersection', value: q.findings.map((f) => f.id) });
-  const { from, to } = rangeBounds(q.range);
-  if (from || to) filters.push({ field: 'created_at', filter_type: 'range', value: [from, to ? justBefore(to) : null] });
+  if (q.assets.length) filters.push({ field: 'service_asset_id', filter_type: 'intersection', value: [...q.assets] });
+  if (q.findings.length) filters.push({ field: 'finding_id', filter_type: 'intersection', value: [...q.findings] });
+  filters.push(...ownershipFilters(q, res.who));
+  const { from, to } = rangeBounds(q.range, res.asOf);
+  const upper = to ? justBefore(to) : null;
+  const cap = res.until && (!upper || res.until < upper) ? res.until : upper;
+  if (from || cap) filters.push({ field: 'created_at', filter_type: 'range', value: [from, cap] });
   return filters;
 }
 
@@ -115,34 +164,62 @@ export function riskFilters(risks: readonly RiskBand[]): SearchFilter[] {
   return [BAND_LOWER[sorted[0]!], BAND_UPPER[sorted[sorted.length - 1]!]].filter((f): f is SearchFilter => f !== null);
 }
 
-export function toSearchRequest(q: IncidentQuery, fields: readonly string[], limit = 100, offset = 0): SearchRequest {
+export function toSearchRequest(q: IncidentQuery, res: Resolve, fields: readonly string[], limit = 100, offset = 0): SearchRequest {
   return {
     ...emptySearch(limit, offset),
     include_fields: [...new Set([...ROW_FIELDS, ...fields])],
-    filters: toSearchFilters(q),
-    ordering: q.sorting.map((s) => ({ field: s.id, direction: s.desc ? 'desc' : 'asc' })),
-    virtual_search: { value: q.search.trim(), strict: false },
+    filters: toSearchFilters(q, res),
+    ordering: orderingOf(q),
+    virtual_search: { value: searchText(q), strict: false },
   };
+}
+
+export function orderingOf(q: IncidentQuery): SearchRequest['ordering'] {
+  return q.sorting.map((s) => ({ field: s.id, direction: s.desc ? 'desc' : 'asc' }));
+}
+
+/** The text searched: the search box less an incident number typed as `#398` (that one opens). */
+export function searchText(q: IncidentQuery): string {
+  return incidentNumber(q.search) === null ? q.search.trim() : '';
+}
+
+/** `#398` (or `398` alone with the hash) as an incident number; null otherwise. */
+export function incidentNumber(text: string): number | null {
+  const m = /^\s*#(\d{1,12})\s*$/.exec(text);
+  return m ? Number(m[1]) : null;
 }
 
 /** The standard query (public API grammar) of the aggregates, without status and risk: the
  * console slices those itself so each chip can show its count. */
-export function toStatsQuery(q: IncidentQuery, bucket: 'day' | 'week' | 'month' | 'auto'): string {
+export function toStatsQuery(q: IncidentQuery, res: Resolve, bucket: 'day' | 'week' | 'month' | 'auto'): string {
   const filters: StandardFilter[] = [];
-  if (q.assets.length) filters.push({ field: 'service_asset_id', op: 'in', values: q.assets.map((a) => a.id) });
-  if (q.findings.length) filters.push({ field: 'finding_id', op: 'in', values: q.findings.map((f) => f.id) });
-  const { from, to } = rangeBounds(q.range);
+  if (q.assets.length) filters.push({ field: 'service_asset_id', op: 'in', values: [...q.assets] });
+  if (q.findings.length) filters.push({ field: 'finding_id', op: 'in', values: [...q.findings] });
+  for (const f of ownershipFilters(q, res.who)) {
+    if (f.filter_type === 'exists') filters.push({ field: f.field, op: 'isnull', values: [] });
+    else if (f.filter_type === 'equal') filters.push({ field: f.field, op: 'eq', values: [String(f.value)] });
+    else filters.push({ field: f.field, op: 'in', values: (f.value as string[]).map(String) });
+  }
+  const { from, to } = rangeBounds(q.range, res.asOf);
   if (from) filters.push({ field: 'created_at', op: 'gt', values: [justBefore(from)] });
-  if (to) filters.push({ field: 'created_at', op: 'lt', values: [to] });
-  const qs = formatStandardQuery({ filters, search: q.search.trim() });
+  const cap = res.until && (!to || res.until < to) ? res.until : null;
+  if (cap) filters.push({ field: 'created_at', op: 'lt', values: [nextMicro(cap)] });
+  else if (to) filters.push({ field: 'created_at', op: 'lt', values: [to] });
+  const qs = formatStandardQuery({ filters, search: searchText(q) });
   return qs ? `${qs}&bucket=${bucket}` : `bucket=${bucket}`;
 }
 
+function nextMicro(ts: string): string {
+  const n = normalizeTs(ts);
+  if (!n) return ts;
+  return microsToTs(Date.parse(n) * 1000 + Number(n.slice(23, 26)) + 1);
+}
+
 /** The bucket unit for a range: days up to two months, weeks up to a year, else chosen by the data. */
-export function bucketFor(r: TimeRange): 'day' | 'week' | 'month' | 'auto' {
-  const { from, to } = rangeBounds(r);
+export function bucketFor(r: TimeRange, asOf: number): 'day' | 'week' | 'month' | 'auto' {
+  const { from, to } = rangeBounds(r, asOf);
   if (!from) return 'auto';
-  const span = (to ? Date.parse(to) : Date.now()) - Date.parse(from);
+  const span = (to ? Date.parse(to) : asOf) - Date.parse(from);
   if (span <= 62 * 86_400_000) return 'day';
   if (span <= 366 * 86_400_000) return 'week';
   return 'month';
@@ -157,4 +234,6 @@ export function bucketEnd(day: string, unit: 'day' | 'week' | 'month'): string {
   return microsToTs(d.getTime() * 1000);
 }
 
-export const queryKey = (q: IncidentQuery): string => JSON.stringify(q);
+/** What the rows depend on (not the columns shown, nor the grouping). */
+export const queryKey = (q: IncidentQuery): string =>
+  JSON.stringify([q.statuses, q.risks, q.assets, q.findings, q.owner, q.team, q.range, q.search, q.sorting]);

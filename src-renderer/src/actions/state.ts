@@ -1,0 +1,37 @@
+// The snapshot of the stores the actions read (derived on each use; nothing is copied).
+import { cachedSource } from '../data/listCache';
+import { incidentExportSource } from '../data/incidentExport';
+import { i18n } from '../i18n';
+import { currentRoute } from '../router';
+import { useChanges } from '../state/changes';
+import { useInstances } from '../state/instances';
+import { useSession } from '../state/session';
+import { currentQuery, EMPTY_SELECTION, useTriage } from '../state/triage';
+import { useUi } from '../state/ui';
+import type { AppState } from './types';
+
+export function appState(): AppState {
+  const route = currentRoute();
+  const ui = useUi.getState();
+  const ch = useChanges.getState();
+  const tr = useTriage.getState();
+  const view = useInstances.getState().selected;
+  const signedIn = useSession.getState().status === 'ready';
+  const onIncidents = signedIn && route.view === 'incidents';
+  const query = currentQuery();
+  return {
+    route,
+    signedIn,
+    dialogOpen: ui.dialog !== null || ui.paletteOpen,
+    view,
+    query,
+    selection: tr.selection[view] ?? EMPTY_SELECTION,
+    focus: tr.focus[view] ?? 0,
+    detail: tr.detail,
+    source: onIncidents ? cachedSource(view) : null,
+    busy: ch.running !== null,
+    pending: ch.pending !== null,
+    canUndo: ch.pending !== null || (ch.last !== null && ch.running === null),
+    exportSource: !signedIn ? null : onIncidents ? incidentExportSource(query, i18n.t.bind(i18n)) : ui.exportSource,
+  };
+}

@@ -1,0 +1,29 @@
+// What the incident list exports: exactly the table's request (filters, search, order, resolved
+// now), every match, whole records; the CSV's columns are the incident's fields, those on
+// screen by default.
+import type { TFunction } from 'i18next';
+import { fieldOf, fieldsOf, getResource } from '../../../src-shared/resources/index';
+import { useSession } from '../state/session';
+import { useTriage } from '../state/triage';
+import { useUi } from '../state/ui';
+import { fieldLabel } from '../views/resources/labels';
+import { toSearchRequest, type IncidentQuery } from '../views/incidents/query';
+import type { ExportSource } from './exportTypes';
+
+const RESOURCE = 'service_asset_findings';
+
+export function incidentExportSource(q: IncidentQuery, t: TFunction): ExportSource {
+  const r = getResource(RESOURCE);
+  const req = toSearchRequest(q, { asOf: useTriage.getState().asOf, who: { me: useSession.getState().me?.id ?? null, myGroups: [] } }, []);
+  const prefs = useUi.getState().columns.incidents;
+  const visible = (q.columns ?? prefs?.order.filter((id) => prefs.visibility[id] !== false) ?? []).filter((id) => fieldOf(r, id));
+  return {
+    resource: RESOURCE,
+    search: { filters: req.filters, ordering: req.ordering, virtual_search: req.virtual_search },
+    columns: fieldsOf(r)
+      .filter((f) => !f.def?.secret)
+      .map((f) => ({ id: f.name, label: fieldLabel(t, f.name) })),
+    visible: visible.length ? visible : ['display_id', 'title', 'status', 'risklevel', 'service_asset_id', 'created_at'],
+    title: t('nav.incidents'),
+  };
+}

@@ -1,0 +1,217 @@
+// The incident list's data, derived from the stores: the row source of the current query (one
+// instance, or the merged fan-out), the aggregates behind the counts and charts, and the live
+// list's check for new incidents. A source is cached by what its rows depend on, so the view and
+// the actions reach the same one; its requests resolve the query when they are sent (the
+// instant of the last action, the local analyst, what the live list holds back).
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { microsToTs, normalizeTs } from '../../../src-shared/time';
+import { isAbort } from '../api/client';
+import { search, stats as fetchStats, statsAll, type Stats } from '../api/radar';
+import { useChanges } from '../state/changes';
+import { instancesOf, targetOf, useInstances } from '../state/instances';
+import { myGroups } from '../state/people';
+import { checkAuth, useSession } from '../state/session';
+import { useTriage } from '../state/triage';
+import { bucketFor, queryKey, toSearchFilters, toSearchRequest, toStatsQuery, type IncidentQuery, type Resolve } from '../views/incidents/query';
+import { cachedSource, rememberSource } from './listCache';
+import { compareRows, MergedSource, PagedSource, type RowSource } from './source';
+
+export const INCIDENTS = 'service_asset_findings';
+
+export { cachedSource, rowKey } from './listCache';
+
+/** What the query is resolved against on one instance, now. */
+export function resolveFor(view: string, instance: string): Resolve {
+  const t = useTriage.getState();
+  return { asOf: t.asOf, who: { me: useSession.getState().me?.id ?? null, myGroups: myGroups(instance) }, until: t.hold[view] ?? null };
+}
+
+function whoKey(q: IncidentQuery, view: string): string {
+  if (q.owner !== 'me' && q.team !== 'mine') return '';
+  const tags = instancesOf(view, useInstances.getState());
+  return `${useSession.getState().me?.id ?? ''}|${tags.map((t) => myGroups(t.id).join(',')).join(';')}`;
+}
+
+/** The incident list of a view for a query and the fields its columns need (cached). */
+export function incidentSource(view: string, q: IncidentQuery, fields: readonly string[]): RowSource | null {
+  const api = useSession.getState().api;
+  const inst = useInstances.getState();
+  if (!api) return null;
+  if (view === 'all' && !inst.loaded) return null;
+  const instancesKey = view === 'all' ? inst.list.map((i) => i.id).join(',') : '';
+  const key = `${view}|${instancesKey}|${queryKey(q)}|${fields.join(',')}|${whoKey(q, view)}`;
+  const hit = cachedSource(view);
+  if (hit && hit.key === key) return hit;
+  const fetcher = (instance: string) => (offset: number, limit: number, signal: AbortSignal) =>
+    search(api, targetOf(instance), INCIDENTS, toSearchRequest(q, resolveFor(view, instance), fields, limit, offset), signal).catch((e: unknown) => {
+      checkAuth(e);
+      throw e;
+    });
+  let source: RowSource;
+  if (view === 'all') {
+    const tags = instancesOf('all', inst);
+    source = new MergedSource(key, tags.map((tag) => ({ instance: tag, fetch: fetcher(tag.id) })), compareRows(toSearchRequest(q, resolveFor(view, 'main'), []).ordering));
+  } else {
+    source = new PagedSource(key, fetcher(view), { id: view, name: '' });
+  }
+  // The table shows the previous source's rows until the new one answers.
+  rememberSource(view, source);
+  return source;
+}
+
+/** Reads the rows again on every refresh (the button, the live list, a change sent). */
+export function useRefreshes(source: RowSource | null): void {
+  const seq = useTriage((s) => s.seq);
+  const changed = useChanges((s) => s.seq);
+  const seen = useRef(`${seq}|${changed}`);
+  useEffect(() => {
+    const now = `${seq}|${changed}`;
+    if (seen.current !== now) {
+      seen.current = now;
+      source?.refresh();
+    }
+  }, [seq, changed, source]);
+}
+
+/** Whether the source has answered at least once (or failed). */
+export function useAnswered(source: RowSource | null): boolean {
+  return useSyncExternalStore(
+    (cb) => source?.subscribe(cb) ?? (() => {}),
+    () => {
+      if (!source) return false;
+      const st = source.state();
+      return st.total !== null || st.error !== null || st.failures.length > 0;
+    },
+  );
+}
+
+export interface StatsState {
+  stats: Stats | null;
+  loading: boolean;
+  error: unknown;
+  /** The request the shown stats answer (view, query and resolution). */
+  key: string | null;
+}
+
+/** The aggregates of the query without its status and risk filters: asked once per user action
+ * (a filter, a refresh, a change sent), after the table's first page answered. */
+export function useIncidentStats(view: string, q: IncidentQuery, source: RowSource | null): StatsState {
+  const api = useSession((s) => s.api);
+  const seq = useTriage((s) => s.seq);
+  const asOf = useTriage((s) => s.asOf);
+  const until = useTriage((s) => s.hold[view] ?? null);
+  const changed = useChanges((s) => s.seq);
+  useSession((s) => s.me);
+  const answered = useAnswered(source);
+  const res: Resolve = { ...resolveFor(view, view === 'all' ? 'main' : view), asOf, until };
+  const qs = toStatsQuery(q, res, bucketFor(q.range, asOf));
+  const key = `${view}|${qs}|${seq}|${changed}`;
+  const [state, setState] = useState<StatsState>({ stats: null, loading: false, error: null, key: null });
+  const started = useRef('');
+  const ctl = useRef<AbortController | null>(null);
+  useEffect(() => {
+    if (!api || started.current === key || !answered) return;
+    started.current = key;
+    ctl.current?.abort();
+    const c = (ctl.current = new AbortController());
+    setState((s) => ({ ...s, loading: true }));
+    const req = view === 'all' ? statsAll(api, qs, c.signal).then((r) => r.merged) : fetchStats(api, targetOf(view), qs, c.signal);
+    req.then(
+      (stats) => {
+        if (!c.signal.aborted) setState({ stats, loading: false, error: null, key });
+      },
+      (e: unknown) => {
+        if (isAbort(e) || c.signal.aborted) return;
+        checkAuth(e);
+        setState((s) => ({ ...s, loading: false, error: e }));
+      },
+    );
+    // qs and view are part of key.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [api, key, answered]);
+  useEffect(() => () => ctl.current?.abort(), []);
+  return state;
+}
+
+const nextMicro = (ts: string): string => {
+  const n = normalizeTs(ts) ?? ts;
+  return microsToTs(Date.parse(n) * 1000 + Number(n.slice(23, 26)) + 1);
+};
+
+/** The newest created_at matching the query on an instance, and how many match after `after`. */
+async function newest(view: string, instance: string, q: IncidentQuery, after: string | null, signal: AbortSignal): Promise<{ mark: string | null; count: number }> {
+  const api = useSession.getState().api!;
+  const res = { ...resolveFor(view, instance), until: null };
+  const filters = toSearchFilters(q, res);
+  if (after) filters.push({ field: 'created_at', filter_type: 'range', value: [nextMicro(after), null] });
+  const page = await search(
+    api,
+    targetOf(instance),
+    INCIDENTS,
+    { ...toSearchRequest(q, res, [], 1, 0), include_fields: ['id', 'created_at'], filters, ordering: [{ field: 'created_at', direction: 'desc' }] },
+    signal,
+  );
+  const top = page.items[0]?.created_at;
+  return { mark: typeof top === 'string' ? top : after, count: after ? page.total : 0 };
+}
+
+/**
+ * The live list: on its interval, asks each instance whether incidents matching the view arrived
+ * since it was read. None: the list refreshes itself (rows, total, chips, charts; the selection,
+ * the focus and the open incident stay). Some: they are announced and held back (the rows do
+ * not move under the cursor) until the user shows them.
+ */
+export function useLiveList(view: string, q: IncidentQuery): void {
+  const live = useTriage((s) => s.live);
+  const marks = useTriage((s) => s.marks[view]);
+  const api = useSession((s) => s.api);
+  const list = useInstances((s) => s.list);
+  const qk = queryKey(q);
+  const qRef = useRef(q);
+  qRef.current = q;
+  // Marks are taken as soon as the view is (re)read.
+  useEffect(() => {
+    if (!api || marks) return;
+    const ctl = new AbortController();
+    const tags = instancesOf(view, useInstances.getState());
+    Promise.all(tags.map(async (t) => [t.id, (await newest(view, t.id, qRef.current, null, ctl.signal)).mark] as const)).then(
+      (pairs) => {
+        if (!ctl.signal.aborted) useTriage.getState().setMarks(view, Object.fromEntries(pairs));
+      },
+      () => {},
+    );
+    return () => ctl.abort();
+  }, [api, view, qk, marks, list]);
+  useEffect(() => {
+    if (!api || !live.everyMs || live.paused) return;
+    let ctl: AbortController | null = null;
+    const timer = setInterval(() => {
+      const t = useTriage.getState();
+      const m = t.marks[view];
+      const ch = useChanges.getState();
+      if (document.hidden || !m || ch.pending || ch.running || ctl) return;
+      ctl = new AbortController();
+      const signal = ctl.signal;
+      const tags = instancesOf(view, useInstances.getState());
+      Promise.all(tags.map((tag) => newest(view, tag.id, qRef.current, m[tag.id] ?? null, signal)))
+        .then((answers) => {
+          if (signal.aborted) return;
+          const count = answers.reduce((n, a) => n + a.count, 0);
+          if (count > 0) {
+            const held = Object.values(m).filter((x): x is string => !!x).sort().pop() ?? null;
+            useTriage.getState().announce(view, count, held);
+          } else if (!useTriage.getState().fresh[view]) {
+            useTriage.getState().liveRefresh();
+          }
+        })
+        .catch(() => {})
+        .finally(() => {
+          ctl = null;
+        });
+    }, live.everyMs);
+    return () => {
+      clearInterval(timer);
+      ctl?.abort();
+    };
+  }, [api, view, qk, live.everyMs, live.paused]);
+}

@@ -1,0 +1,18 @@
+// The console's string catalogs: the base ones and the shift workflow's, merged.
+import { en, type Strings } from './en';
+import { ru } from './ru';
+import { workflowEn } from './workflow.en';
+import { workflowRu } from './workflow.ru';
+
+/** A catalog with more strings merged in (nested sections merged key by key). */
+function merged(base: Strings, more: Strings): Strings {
+  const out: Strings = { ...base };
+  for (const [k, v] of Object.entries(more)) {
+    const cur = out[k];
+    out[k] = typeof v === 'object' && typeof cur === 'object' ? merged(cur, v) : v;
+  }
+  return out;
+}
+
+export const EN = merged(en, workflowEn);
+export const RU = merged(ru, workflowRu);

@@ -1,0 +1,183 @@
+// The incident list grouped by a field (finding type, asset, status, owner, group, title) with
+// the count of each group (the resource's `group` operation, over the list's filters). A group
+// opens to its incidents; a whole group can be selected and acted on (repeated alerts become one
+// line with a count).
+import { useEffect, useMemo, useState } from 'react';
+import { openIncident, refOf } from '../../actions/incidents';
+import { groupBy, search, type GroupItem } from '../../api/radar';
+import { StatusPill } from '../../components/Badges';
+import { DataTable, type ColumnSpec } from '../../components/DataTable';
+import { RecordLabel } from '../../components/Label';
+import { INCIDENTS, resolveFor } from '../../data/incidentList';
+import { rowKey } from '../../data/listCache';
+import { failureText, PagedSource, type InstanceTag } from '../../data/source';
+import { useI18n } from '../../i18n';
+import { formatNumber } from '../../i18n/format';
+import { instancesOf, targetOf, useInstances } from '../../state/instances';
+import { groupName, personName, usePeople } from '../../state/people';
+import { useSession } from '../../state/session';
+import { EMPTY_SELECTION, useTriage } from '../../state/triage';
+import { toSearchFilters, toSearchRequest, queryKey, type GroupField, type IncidentQuery } from './query';
+import type { SearchFilter } from '../../../../src-shared/schemas/search';
+
+interface Group {
+  instance: InstanceTag;
+  value: unknown;
+  count: number;
+}
+
+const SELECT_MAX = 10_000;
+
+const valueFilter = (field: GroupField, value: unknown): SearchFilter =>
+  value === null || value === undefined ? { field, filter_type: 'exists', value: null } : { field, filter_type: 'equal', value: value as string };
+
+function GroupLabel({ field, g }: { field: GroupField; g: Group }) {
+  const { t } = useI18n();
+  usePeople((s) => s.version);
+  const v = g.value === null || g.value === undefined ? null : String(g.value);
+  if (v === null) return <span className="muted">{t(`groups.empty.${field}`)}</span>;
+  switch (field) {
+    case 'finding_id':
+      return <RecordLabel instance={g.instance.id} resource="findings" id={v} />;
+    case 'service_asset_id':
+      return <RecordLabel instance={g.instance.id} resource="service_assets" id={v} />;
+    case 'status':
+      return <StatusPill status={v} label={t(`status.${v}`, { defaultValue: v })} />;
+    case 'user_id':
+      return <span>{personName(g.instance.id, v, true) ?? v}</span>;
+    case 'group_id':
+      return <span>{groupName(g.instance.id, v) ?? v}</span>;
+    case 'title':
+      return <span>{v}</span>;
+  }
+}
+
+export function GroupedList(props: { view: string; query: IncidentQuery; field: GroupField; columns: readonly ColumnSpec[]; visible: string[]; fields: string[] }) {
+  const { t, lang } = useI18n();
+  const api = useSession((s) => s.api);
+  const list = useInstances((s) => s.list);
+  const mainId = useInstances((s) => s.mainId);
+  const seq = useTriage((s) => s.seq);
+  const asOf = useTriage((s) => s.asOf);
+  const [groups, setGroups] = useState<Group[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [open, setOpen] = useState<string | null>(null);
+  const qk = queryKey(props.query);
+  const tags = useMemo(() => instancesOf(props.view, { list, mainId }), [props.view, list, mainId]);
+  useEffect(() => {
+    if (!api) return;
+    const ctl = new AbortController();
+    setError(null);
+    Promise.all(
+      tags.map(async (tag) => {
+        const items: GroupItem[] = await groupBy(api, targetOf(tag.id), INCIDENTS, props.field, toSearchFilters(props.query, resolveFor(props.view, tag.id)), ctl.signal);
+        return items.map((i) => ({ instance: tag, value: i.value, count: i.count }));
+      }),
+    ).then(
+      (parts) => {
+        if (!ctl.signal.aborted) setGroups(parts.flat().sort((a, b) => b.count - a.count));
+      },
+      (e: unknown) => {
+        if (!ctl.signal.aborted) setError(e);
+      },
+    );
+    return () => ctl.abort();
+    // qk covers the query.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [api, tags, props.field, qk, seq, asOf]);
+
+  const keyOf = (g: Group) => `${g.instance.id}|${JSON.stringify(g.value)}`;
+  const total = groups?.reduce((n, g) => n + g.count, 0) ?? null;
+
+  const selectGroup = async (g: Group) => {
+    if (!api) return;
+    const res = resolveFor(props.view, g.instance.id);
+    const page = await search(api, targetOf(g.instance.id), INCIDENTS, {
+      ...toSearchRequest(props.query, res, [], SELECT_MAX, 0),
+      filters: [...toSearchFilters(props.query, res), valueFilter(props.field, g.value)],
+      include_fields: ['id', 'status', 'risklevel', 'title', 'display_id', 'user_id', 'group_id'],
+    });
+    useTriage.getState().select(props.view, page.items.map((it) => refOf({ ...it, _instance: g.instance })), 'add');
+  };
+
+  if (error) return <p className="error pad" role="alert">{failureText(error)}</p>;
+  if (!groups) return <p className="muted pad">{t('states.loading')}</p>;
+  return (
+    <div className="groups" role="list" aria-label={t('groups.label', { field: t(`groups.fields.${props.field}`) })}>
+      <p className="muted small groups-total">{t('groups.summary', { count: groups.length, n: formatNumber(lang, groups.length), total: formatNumber(lang, total ?? 0) })}</p>
+      {!groups.length && <div className="state-empty">{t('incidents.emptyFiltered')}</div>}
+      {groups.map((g) => {
+        const k = keyOf(g);
+        const isOpen = open === k;
+        return (
+          <div key={k} role="listitem" className={`group${isOpen ? ' is-open' : ''}`} data-testid="group">
+            <div className="group-head">
+              <button type="button" className="group-toggle" aria-expanded={isOpen} onClick={() => setOpen(isOpen ? null : k)}>
+                <span className="caret" aria-hidden="true">
+                  {isOpen ? '▾' : '▸'}
+                </span>
+                <span className="group-label">
+                  <GroupLabel field={props.field} g={g} />
+                </span>
+                {props.view === 'all' && <span className="tag">{g.instance.name}</span>}
+                <span className="count-pill" data-testid="group-count">
+                  {formatNumber(lang, g.count)}
+                </span>
+              </button>
+              <button type="button" className="ghost" onClick={() => void selectGroup(g)} title={t('groups.selectHint')}>
+                {t('groups.select', { count: g.count, n: formatNumber(lang, g.count) })}
+              </button>
+            </div>
+            {isOpen && <GroupRows view={props.view} query={props.query} field={props.field} group={g} columns={props.columns} visible={props.visible} fields={props.fields} />}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+function GroupRows(props: { view: string; query: IncidentQuery; field: GroupField; group: Group; columns: readonly ColumnSpec[]; visible: string[]; fields: string[] }) {
+  const { t } = useI18n();
+  const api = useSession((s) => s.api);
+  const selection = useTriage((s) => s.selection[props.view]) ?? EMPTY_SELECTION;
+  const detail = useTriage((s) => s.detail);
+  const { group: g } = props;
+  const source = useMemo(() => {
+    if (!api) return null;
+    return new PagedSource(
+      `group|${g.instance.id}|${JSON.stringify(g.value)}|${queryKey(props.query)}`,
+      (offset, limit, signal) => {
+        const res = resolveFor(props.view, g.instance.id);
+        return search(
+          api,
+          targetOf(g.instance.id),
+          INCIDENTS,
+          { ...toSearchRequest(props.query, res, props.fields, limit, offset), filters: [...toSearchFilters(props.query, res), valueFilter(props.field, g.value)] },
+          signal,
+        );
+      },
+      g.instance,
+      { pageSize: 50 },
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [api, g.instance.id, JSON.stringify(g.value), queryKey(props.query), props.fields.join(',')]);
+  useEffect(() => () => source?.dispose(), [source]);
+  return (
+    <div className="group-rows" style={{ height: Math.min(g.count, 10) * 28 + 34 }}>
+      <DataTable
+        id="incidents"
+        label={t('groups.rows')}
+        columns={props.columns}
+        shown={props.visible}
+        source={source}
+        sorting={props.query.sorting}
+        rowKey={rowKey}
+        selected={selection}
+        onToggle={(row) => useTriage.getState().toggle(props.view, refOf(row))}
+        activeKey={detail?.key ?? null}
+        onOpen={(row) => openIncident(refOf(row))}
+        empty={<div className="state-empty">{t('states.nothingFound')}</div>}
+      />
+    </div>
+  );
+}
