@@ -31,6 +31,15 @@ for (const c of combos) {
       expect(shift).toBeLessThan(0.05);
       const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth && document.querySelector('.topbar')!.getBoundingClientRect().height <= 43);
       expect(await fits()).toBe(true);
+      // The filters' toolbar: nothing overflows its bar or runs under the actions beside it.
+      const toolbar = await page.evaluate(() => {
+        const bar = document.querySelector('.filter-bar')!;
+        const actions = document.querySelector('.toolbar-actions')!.getBoundingClientRect();
+        const last = [...bar.children].at(-1)!.getBoundingClientRect();
+        return { overflow: bar.scrollWidth - bar.clientWidth, lastRight: last.right, actionsLeft: actions.left };
+      });
+      expect(toolbar.overflow).toBeLessThanOrEqual(0);
+      expect(toolbar.lastRight).toBeLessThanOrEqual(toolbar.actionsLeft);
       await snap(page, testInfo, `incidents-${c.theme}-${c.locale}`);
       await loadedRows(page, c.table).nth(2).click();
       await expect(page.getByRole('complementary', { name: c.detail, exact: true })).toBeVisible();
