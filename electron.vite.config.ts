@@ -18,6 +18,10 @@ export default defineConfig({
   main: {
     build: {
       outDir: r('out/main'),
+      // zod is bundled, not required from node_modules: its package loads every locale of its
+      // error messages (tens of ms at each start); bundled, only what the code uses is kept. Its
+      // Fastify adapter is bundled with it so that both share one zod (one registry of metadata).
+      externalizeDeps: { exclude: ['zod', 'fastify-type-provider-zod'] },
       rollupOptions: {
         // Worker threads' entries: the store's readers, and the import's own thread
         // (src-main/transfer/import-thread.ts finds import-worker.js beside the code).

@@ -5,9 +5,7 @@ import path from 'node:path';
 import { Command, Option } from '@commander-js/extra-typings';
 import { ApiError } from '../../src-shared/errors';
 import { CSV_DELIMITERS, EXPORT_FORMATS, exportSearchSchema, type ExportSearch } from '../../src-shared/schemas/transfer';
-import { prepareExport } from '../transfer/export';
 import { UsageError } from './errors';
-import { cancellable, fmt, Progress, secs, transferFailure } from './progress';
 import { localTarget } from './target';
 
 function searchFlag(raw: string): ExportSearch {
@@ -54,6 +52,7 @@ export function exportCommand() {
     .option('--no-bom', 'CSV without the UTF-8 byte-order mark')
     .option('--with-references', 'each record carries the records it refers to (an incident its finding type and asset), so the file imports into a fresh database')
     .action(async (opts) => {
+      const [{ prepareExport }, { cancellable, fmt, Progress, secs, transferFailure }] = await Promise.all([import('../transfer/export'), import('./progress')]);
       if (opts.filter !== undefined && opts.query !== undefined) throw new UsageError('give either --filter or --query, not both');
       const delimiter = opts.delimiter === undefined ? undefined : delimiterOf(opts.delimiter);
       const search = opts.filter !== undefined ? searchFlag(opts.filter) : undefined;

@@ -1,10 +1,8 @@
 // `radar-console import`: files into a local database, all or nothing.
 import fs from 'node:fs';
 import { Command } from '@commander-js/extra-typings';
-import { importFiles, resolveKind } from '../transfer/import';
 import { localTarget } from './target';
 import { UsageError } from './errors';
-import { cancellable, fmt, Progress, secs, transferFailure } from './progress';
 
 export function importCommand() {
   return new Command('import')
@@ -17,6 +15,7 @@ export function importCommand() {
     .option('--strict-references', 'refuse optional references to missing records instead of clearing them')
     .option('--as-changes', 'into a snapshot of a platform: the records created or changed are changes to push (sync push)')
     .action(async (paths, opts) => {
+      const [{ importFiles, resolveKind }, { cancellable, fmt, Progress, secs, transferFailure }] = await Promise.all([import('../transfer/import'), import('./progress')]);
       try {
         resolveKind(opts.kind);
       } catch (e) {

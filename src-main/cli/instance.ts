@@ -6,7 +6,6 @@ import { Command } from '@commander-js/extra-typings';
 import { ApiError } from '../../src-shared/errors';
 import { instanceInputSchema, type InstanceInput } from '../../src-shared/schemas/instances';
 import type { InstanceRow } from '../instances/catalog';
-import { RemoteClient } from '../instances/remote';
 import { openDatabase } from '../store/db';
 import { Store } from '../store/store';
 import { findInstance, withCatalog } from './catalog';
@@ -150,6 +149,7 @@ function testCommand() {
         return;
       }
       const row = f.row;
+      const { RemoteClient } = await import('../instances/remote');
       const client = new RemoteClient({
         url: row.url!,
         apiKey: found.key ?? '',

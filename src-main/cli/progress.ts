@@ -1,6 +1,6 @@
 // What the long commands (import, export, snapshot) share: a progress bar on stderr when it is a
 // terminal, Ctrl-C as cancellation, and the way a refused or cancelled transfer is reported.
-import cliProgress from 'cli-progress';
+import type cliProgress from 'cli-progress';
 import { CancelledError, TransferError } from '../transfer/errors';
 import { CliError, EXIT } from './errors';
 
@@ -12,14 +12,20 @@ export class Progress {
   private bar: cliProgress.SingleBar | null = null;
   private readonly t0 = performance.now();
 
-  constructor(private readonly unit: string) {}
+  /** The bar's library, loaded on a terminal only (the first updates before it is loaded draw nothing). */
+  private lib: typeof cliProgress | null = null;
+
+  constructor(private readonly unit: string) {
+    if (process.stderr.isTTY) void import('cli-progress').then((m) => (this.lib = (m as { default?: typeof cliProgress }).default ?? m));
+  }
 
   update(value: number, total: number, count: number, phase: string): void {
-    if (!process.stderr.isTTY) return;
+    const lib = this.lib;
+    if (!process.stderr.isTTY || !lib) return;
     const rate = count / Math.max(0.001, (performance.now() - this.t0) / 1000);
     const payload = { phase: phase.padEnd(10), count: fmt(count), rate: fmt(rate), unit: this.unit };
     if (!this.bar) {
-      this.bar = new cliProgress.SingleBar(
+      this.bar = new lib.SingleBar(
         {
           stream: process.stderr,
           format: '{phase} [{bar}] {percentage}% | {count} {unit} | {rate} {unit}/s | ETA {eta_formatted}',
@@ -28,7 +34,7 @@ export class Progress {
           fps: 5,
           barsize: 30,
         },
-        cliProgress.Presets.shades_classic,
+        lib.Presets.shades_classic,
       );
       this.bar.start(Math.max(total, 1), Math.min(value, total), payload);
       return;

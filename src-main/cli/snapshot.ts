@@ -3,11 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from '@commander-js/extra-typings';
-import { readCheckpoint, snapshot, type SnapshotOptions } from '../transfer/snapshot';
+import type { SnapshotOptions } from '../transfer/snapshot';
 import { findInstance, withCatalog } from './catalog';
 import { CliError, UsageError } from './errors';
 import { intIn, readKeyFile, uuidArg } from './options';
-import { cancellable, fmt, Progress, secs, transferFailure } from './progress';
 
 /** The remote to copy: --instance (a remote of the catalog, key included) or --url with its key. */
 function remoteOf(opts: {
@@ -57,7 +56,7 @@ function remoteOf(opts: {
 }
 
 /** Whether running the same command again would resume: an unfinished checkpoint of this very source. */
-function resumable(target: string, remote: SnapshotOptions['remote']): number | null {
+function resumable(readCheckpoint: typeof import('../transfer/snapshot').readCheckpoint, target: string, remote: SnapshotOptions['remote']): number | null {
   const cp = readCheckpoint(target);
   if (!cp || cp.complete || !fs.existsSync(target)) return null;
   if (cp.source !== remote.url.replace(/\/+$/, '') || (cp.remote_instance_id ?? null) !== (remote.remoteInstanceId ?? null)) return null;
@@ -89,6 +88,7 @@ export function snapshotCommand() {
           if (taken) throw new CliError(`the instance name "${addName}" is taken (see \`radar-console instance list\`)`);
         });
       }
+      const [{ readCheckpoint, snapshot }, { cancellable, fmt, Progress, secs, transferFailure }] = await Promise.all([import('../transfer/snapshot'), import('./progress')]);
       const bar = new Progress('records');
       let summary;
       try {
@@ -98,7 +98,7 @@ export function snapshotCommand() {
       } catch (e) {
         bar.stop();
         const failure = transferFailure(e, 'snapshot');
-        const pages = resumable(target, remote);
+        const pages = resumable(readCheckpoint, target, remote);
         if (pages !== null) {
           process.stderr.write(`radar-console: ${failure.message}\n`);
           throw new CliError(`the ${fmt(pages)} page${pages === 1 ? '' : 's'} copied so far are kept in ${target}; run the same command again to resume`, failure.exitCode);

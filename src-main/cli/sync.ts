@@ -4,13 +4,7 @@
 import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import { ApiError } from '../../src-shared/errors';
 import { ENTRY_STATES, RESOLUTIONS, type OutboxEntry, type PullSummary, type PushSummary, type SyncCounts } from '../../src-shared/schemas/sync';
-import { countOf, counts, rowsOf, views } from '../sync/entries';
-import { SyncError } from '../sync/errors';
-import { hasOriginKey } from '../sync/origin';
-import { pull } from '../sync/pull';
-import { push } from '../sync/push';
-import { discard, resolve } from '../sync/resolve';
-import { openSnapshot, type SyncTarget } from '../sync/target';
+import type { SyncTarget } from '../sync/target';
 import { CliError, EXIT, UsageError } from './errors';
 import { intIn } from './options';
 import { cancellable, fmt, Progress, secs } from './progress';
@@ -55,8 +49,12 @@ function exitWith(code: number): void {
   if (code) throw new CliError('', code);
 }
 
+type SyncLib = typeof import('./sync-lib');
+
 /** Opens the snapshot of --db or --instance, runs fn, closes it; sync's failures as exit codes. */
-async function withSnapshot(opts: { db?: string; instance?: string }, fn: (t: SyncTarget) => Promise<void>): Promise<void> {
+async function withSnapshot(opts: { db?: string; instance?: string }, fn: (t: SyncTarget, lib: SyncLib) => Promise<void>): Promise<void> {
+  const lib = await import('./sync-lib');
+  const { openSnapshot, SyncError } = lib;
   let t: SyncTarget;
   try {
     t = openSnapshot(localTarget(opts, { create: false }));
@@ -65,7 +63,7 @@ async function withSnapshot(opts: { db?: string; instance?: string }, fn: (t: Sy
     throw e;
   }
   try {
-    await fn(t);
+    await fn(t, lib);
   } catch (e) {
     if (e instanceof SyncError) throw new CliError(e.message, e.kind === 3 ? SYNC_EXIT.busy : EXIT.failed);
     if (e instanceof ApiError && e.status === 400) throw new UsageError(e.message);
@@ -92,7 +90,7 @@ function statusCommand() {
     .addOption(new Option('--state <state>', 'only entries in this state').choices(ENTRY_STATES))
     .option('--limit <n>', 'entries to list (default 50)', intIn(1, 100_000))
     .action((opts) =>
-      withSnapshot(opts, async (t) => {
+      withSnapshot(opts, async (t, { counts, views, rowsOf, countOf, hasOriginKey }) => {
         const o = t.origin();
         const c = counts(t.db);
         const items = views(t.db, rowsOf(t.db, { state: opts.state, limit: opts.limit ?? 50 }));
@@ -118,7 +116,7 @@ function pushCommand() {
     .option('--concurrency <n>', 'requests in flight at once (default 8)', intIn(1, 64))
     .option(...TIMEOUT_FLAG, intIn(100, 3_600_000))
     .action((opts) =>
-      withSnapshot(opts, async (t) => {
+      withSnapshot(opts, async (t, { push }) => {
         const bar = new Progress('changes');
         let summary: PushSummary;
         try {
@@ -154,7 +152,7 @@ function pullCommand() {
   return sub('pull', "bring the origin's changes since the snapshot or the last pull; fields changed on both sides become conflicts")
     .option(...TIMEOUT_FLAG, intIn(100, 3_600_000))
     .action((opts) =>
-      withSnapshot(opts, async (t) => {
+      withSnapshot(opts, async (t, { pull }) => {
         const bar = new Progress('records');
         let summary: PullSummary;
         try {
@@ -192,7 +190,7 @@ function resolveCommand() {
           throw new UsageError(`--value must be JSON (a text in quotes: '"closed"'), got ${opts.value}`);
         }
       }
-      return withSnapshot(opts, async (t) => {
+      return withSnapshot(opts, async (t, { resolve }) => {
         const res = await resolve(t, { entries: opts.entries, take: opts.take, ...(opts.take === 'edit' ? { value } : {}) }, { timeoutMs: opts.timeoutMs });
         if (opts.json) process.stdout.write(`${JSON.stringify(res)}\n`);
         process.stderr.write(`radar-console: ${res.resolved} conflicts resolved (${opts.take}); left: ${countLine(res.left)}\n`);
@@ -209,7 +207,7 @@ function discardCommand() {
     .option('--keep-local', 'leave the records as they are here')
     .action((opts) => {
       if (!opts.entries === !opts.all) throw new UsageError('discard needs --entries N[,N...] or --all');
-      return withSnapshot(opts, async (t) => {
+      return withSnapshot(opts, async (t, { discard }) => {
         const res = discard(t, { entries: opts.entries, revert: !opts.keepLocal });
         if (opts.json) process.stdout.write(`${JSON.stringify(res)}\n`);
         process.stderr.write(`radar-console: ${res.discarded} entries discarded, ${res.reverted} records put back as copied; left: ${countLine(res.left)}\n`);

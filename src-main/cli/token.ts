@@ -3,7 +3,6 @@
 import { Command } from '@commander-js/extra-typings';
 import { LOCAL_USER_ID } from '../../src-shared/schemas/people';
 import { loadSecrets } from '../config/secrets';
-import { issueToken } from '../server/tokens';
 import { DB_HELP, existingDb, intIn, uuidArg } from './options';
 
 /** The user a token names when --user is not given: the local analyst (the console's Pgr-User-Id). */
@@ -16,8 +15,9 @@ export function tokenCommand() {
     .option('--user <uuid>', `the token's user id, its subject (default: ${LOCAL_USER_ID})`, uuidArg)
     .option('--ttl <seconds>', 'lifetime in seconds (default: 86400)', intIn(1, 10 * 365 * 86400))
     .addHelpText('after', '\nUse it as `Authorization: Bearer <token>` instead of the PgrApiKey header.')
-    .action((opts) => {
+    .action(async (opts) => {
       const secrets = loadSecrets(existingDb(opts.db));
+      const { issueToken } = await import('../server/tokens');
       process.stdout.write(`${issueToken(secrets.jwtSecret, opts.user ?? LOCAL_USER_ID, opts.ttl ?? 86400)}\n`);
     });
 }
