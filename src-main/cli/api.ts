@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { Command } from '@commander-js/extra-typings';
 import { isUuid } from '../../src-shared/schemas/common';
 import { secretsFileFor } from '../config/secrets';
-import { ROUTE_PREFIX } from '../server/routing';
+import { ROUTE_PREFIX } from '../server/addresses';
 import { CliError, UsageError } from './errors';
 import { DB_HELP, existingDb, intIn } from './options';
 import { readReady } from './ready';

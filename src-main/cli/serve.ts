@@ -37,7 +37,24 @@ and keeps running until SIGINT or SIGTERM.`,
       const given = opts.apiKey ?? (process.env.RADAR_API_KEY || undefined);
       if (given !== undefined && given.length < 8) throw new UsageError('the API key must be at least 8 characters');
       const db = opts.db === ':memory:' ? ':memory:' : dbFileOf(opts.db);
-      const server = await startServer({
+      // The ready line goes out as soon as both ports listen; requests sent from then on wait for
+      // the apps, which are built right after (server/gate.ts). A signal that comes from then on
+      // closes the server as soon as it is up.
+      let signal: Promise<NodeJS.Signals> | undefined;
+      let announced = false;
+      const announce = (ready: { main: string; routing: string; db: string; apiKey: string }) => {
+        signal = new Promise<NodeJS.Signals>((resolve) => {
+          process.once('SIGINT', () => resolve('SIGINT'));
+          process.once('SIGTERM', () => resolve('SIGTERM'));
+        });
+        announced = true;
+        if (db !== ':memory:') {
+          writeReady(db, { main: ready.main, routing: ready.routing, pid: process.pid, started_at: new Date().toISOString(), key: given === undefined ? 'stored' : 'given' });
+        }
+        process.stdout.write(`radar-console ready ${JSON.stringify(ready)}\n`);
+        process.stderr.write(`radar-console: the console is at ${ready.main}/ (open ${ready.main}/#key=<apiKey> to sign in at once)\n`);
+      };
+      const starting = startServer({
         db,
         host: opts.host,
         port: opts.port,
@@ -48,23 +65,19 @@ and keeps running until SIGINT or SIGTERM.`,
         scan: opts.scanPorts ? { ports: opts.scanPorts } : undefined,
         readers: opts.readers,
         warmReaders: true,
+        onListening: announce,
         limits: {
           bodyBytes: opts.maxBodyMb === undefined ? undefined : opts.maxBodyMb * MiB,
           bodiesInFlightBytes: opts.maxBodyMb === undefined ? undefined : opts.maxBodyMb * MiB,
           importBytes: opts.maxImportMb === undefined ? undefined : opts.maxImportMb * MiB,
         },
       });
-      if (db !== ':memory:') {
-        writeReady(db, { main: server.main, routing: server.routing, pid: process.pid, started_at: new Date().toISOString(), key: given === undefined ? 'stored' : 'given' });
-      }
-      const ready = { main: server.main, routing: server.routing, db: server.db, apiKey: server.apiKey };
-      process.stdout.write(`radar-console ready ${JSON.stringify(ready)}\n`);
-      process.stderr.write(`radar-console: the console is at ${server.main}/ (open ${server.main}/#key=<apiKey> to sign in at once)\n`);
-      const signal = await new Promise<NodeJS.Signals>((resolve) => {
-        process.once('SIGINT', () => resolve('SIGINT'));
-        process.once('SIGTERM', () => resolve('SIGTERM'));
+      // Ready was announced before the apps were built: if building them fails, the ready file goes.
+      const server = await starting.catch((e: unknown) => {
+        if (announced && db !== ':memory:') removeReady(db);
+        throw e;
       });
-      process.stderr.write(`radar-console: ${signal}, closing\n`);
+      process.stderr.write(`radar-console: ${await signal!}, closing\n`);
       if (db !== ':memory:') removeReady(db);
       await server.close();
     });

@@ -3,7 +3,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { LOCAL_USER_ID } from '../../src-shared/schemas/people';
 import { loadSecrets } from '../config/secrets';
-import { issueToken } from '../server/security';
+import { issueToken } from '../server/tokens';
 import { DB_HELP, existingDb, intIn, uuidArg } from './options';
 
 /** The user a token names when --user is not given: the local analyst (the console's Pgr-User-Id). */

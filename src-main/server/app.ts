@@ -6,7 +6,7 @@ import { registerMe } from './routes/people';
 import { registerSync } from './routes/sync';
 import { registerTransfer } from './routes/transfer';
 import { registerApi, rewriteAliases } from './api';
-import { createBaseApp } from './base';
+import { createBaseApp, type BaseOptions } from './base';
 import type { Limits } from './limits';
 import type { ApiDeps } from './deps';
 import { registerOpenApi } from './openapi';
@@ -23,10 +23,12 @@ export interface MainAppOptions {
   /** The base URLs of the two ports (the document's servers). */
   servers?: () => { main: string; routing: string };
   limits?: Partial<Limits>;
+  /** A server made beforehand (gate.ts). */
+  serverFactory?: BaseOptions['serverFactory'];
 }
 
 export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstance> {
-  const app = createBaseApp({ logger: opts.logger, limits: opts.limits, rewriteUrl: (req) => rewriteAliases(req.url ?? '/') });
+  const app = createBaseApp({ logger: opts.logger, limits: opts.limits, serverFactory: opts.serverFactory, rewriteUrl: (req) => rewriteAliases(req.url ?? '/') });
   installSecurity(app, { ...opts.auth, isPublic: (req) => isStaticRequest(req) || isReferenceRequest(req) });
   registerOpenApi(app, { version: opts.deps.version, servers: opts.servers ?? (() => ({ main: 'http://127.0.0.1:9000', routing: 'http://127.0.0.1:9009' })) });
   registerApi(app, opts.deps);

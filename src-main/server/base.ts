@@ -15,6 +15,8 @@ export type App = FastifyInstance;
 
 export interface BaseOptions {
   logger?: FastifyServerOptions['logger'];
+  /** A server made beforehand (a port that listens before the app is built: gate.ts). */
+  serverFactory?: FastifyServerOptions['serverFactory'];
   rewriteUrl?: FastifyServerOptions['rewriteUrl'];
   limits?: Partial<Limits>;
 }
@@ -52,6 +54,7 @@ export function createBaseApp(opts: BaseOptions = {}): FastifyInstance {
   const limits = resolveLimits(opts.limits);
   const app = Fastify({
     schemaController: { compilersFactory },
+    ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
     logger: opts.logger ?? false,
     bodyLimit: limits.bodyBytes,
     forceCloseConnections: true,

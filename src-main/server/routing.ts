@@ -12,6 +12,7 @@ import { checkJsonDepth } from '../../src-shared/json';
 import { createBaseApp, type BaseOptions } from './base';
 import { sendError } from './errors';
 import { installSecurity, type AuthConfig } from './security';
+import { ROUTE_PREFIX } from './addresses';
 
 export interface Element {
   id: string;
@@ -38,7 +39,7 @@ const NEEDS_INSTANCE = new Set(['/data/v1/create']);
 export const HOPS_HEADER = 'x-radar-route-hops';
 export const MAX_HOPS = 4;
 /** The console's routing endpoint: a routed path must never name it (it would route again). */
-export const ROUTE_PREFIX = '/console/v1/route';
+export { ROUTE_PREFIX };
 
 function hopsOf(req: { headers: FastifyRequest['headers'] }): string[] {
   const v = req.headers[HOPS_HEADER];
@@ -272,7 +273,7 @@ export interface RoutingOptions extends BaseOptions {
 }
 
 export async function createRoutingApp(o: RoutingOptions): Promise<FastifyInstance> {
-  const app = createBaseApp({ logger: o.logger, limits: o.limits });
+  const app = createBaseApp({ logger: o.logger, limits: o.limits, serverFactory: o.serverFactory });
   installSecurity(app, o.auth);
   // Bodies are forwarded as they came; a JSON one is checked as every JSON body is (its depth),
   // so no instance is sent what this server would refuse itself.

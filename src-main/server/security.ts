@@ -2,7 +2,7 @@
 // the API key (`PgrApiKey`) or a Bearer JWT signed with this server's secret.
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createSigner, createVerifier } from 'fast-jwt';
+import { createVerifier } from 'fast-jwt';
 import { ERR } from '../../src-shared/errors';
 import { isUuid } from '../../src-shared/schemas/common';
 import { sendError } from './errors';
@@ -58,10 +58,7 @@ export function keyChecker(key: string): (given: string) => boolean {
   };
 }
 
-export function issueToken(secret: string, userId: string, ttlSeconds: number): string {
-  const sign = createSigner({ key: secret, algorithm: 'HS256', expiresIn: ttlSeconds * 1000 });
-  return sign({ sub: userId });
-}
+export { issueToken } from './tokens';
 
 export function installSecurity(app: FastifyInstance, cfg: AuthConfig): void {
   const verify = createVerifier({ key: cfg.jwtSecret, algorithms: ['HS256'], requiredClaims: ['sub', 'exp'], cache: 1000 });

@@ -11,11 +11,9 @@ import { Store } from '../store/store';
 import { InstanceCatalog } from '../instances/catalog';
 import { InstanceManager, type LocalHandle } from '../instances/manager';
 import { KeyVault, vaultFileFor, type KeyCipher } from '../instances/vault';
-import { createInstanceApp, createMainApp } from './app';
 import type { ApiDeps } from './deps';
-import { REDACT } from './base';
-import { resolveLimits, type Limits } from './limits';
-import { createRoutingApp } from './routing';
+import { MAX_HEADER_BYTES, resolveLimits, type Limits } from './limits';
+import { Gate } from './gate';
 import { ReaderPool, readsFor } from '../store/reader/pool';
 
 /**
@@ -50,6 +48,12 @@ export interface ServerConfig {
   readers?: number;
   /** Start the first reader thread right after the ports listen (serve and the desktop app). */
   warmReaders?: boolean;
+  /**
+   * Called once both ports listen, before the apps are built: requests arriving from then on
+   * wait for them (serve prints its ready line here). startServer itself resolves when the apps
+   * are built.
+   */
+  onListening?: (s: { main: string; routing: string; db: string; apiKey: string }) => void;
 }
 
 export interface RunningServer {
@@ -74,6 +78,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   // the event loop. A write meeting an import's lock is answered 503 with Retry-After at once.
   const { db, created } = openDatabase(dbFile, { busyTimeoutMs: 0 });
   const store = new Store(db);
+  const gates: Gate[] = [];
   try {
     const empty = !store.get1('SELECT 1 AS x FROM service_asset_findings LIMIT 1');
     if (cfg.seed !== 'none' && (created || (cfg.seed === 'demo' && empty))) seedDemo(store);
@@ -91,6 +96,21 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
       scan: { ports: DEFAULT_SCAN_PORTS, timeoutMs: 1500, budgetMs: 10_000, concurrency: 128, ...cfg.scan },
       instanceList: () => manager!.publicList(),
     };
+    // The ports listen first; the apps (Fastify, every route, their schemas) are loaded and built
+    // right after, and requests that arrive meanwhile wait for them (gate.ts).
+    const gateOptions = { maxHeaderSize: MAX_HEADER_BYTES, headersTimeoutMs: limits.headersTimeoutMs, requestTimeoutMs: limits.requestTimeoutMs };
+    const mainGate = new Gate(gateOptions);
+    const routingGate = new Gate(gateOptions);
+    gates.push(mainGate, routingGate);
+    urls.main = urlOf(host, await mainGate.listen(host, cfg.port ?? 9000));
+    try {
+      urls.routing = urlOf(host, await routingGate.listen(host, cfg.routingPort ?? 9009));
+    } catch (e) {
+      await mainGate.close();
+      throw e;
+    }
+    cfg.onListening?.({ main: urls.main, routing: urls.routing, db: dbFile, apiKey });
+    const [{ createInstanceApp, createMainApp }, { createRoutingApp }, { REDACT }] = await Promise.all([import('./app'), import('./routing'), import('./base')]);
     // Logs go to stderr: stdout carries only what a command prints for scripts (serve's ready line).
     const logger = cfg.log ? { level: 'info', redact: REDACT, stream: process.stderr } : false;
     const extraHosts = ['127.0.0.1', 'localhost', '::1'].includes(host) ? [] : [host];
@@ -125,21 +145,16 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
       internalHeaders: () => ({ pgrapikey: apiKey }),
     });
     catalog.main();
-    mainApp = await createMainApp({ deps, auth, manager, rendererDir: cfg.rendererDir, logger, limits, servers: () => urls });
-    const routingApp = await createRoutingApp({ manager, auth, logger, limits });
-    await mainApp.listen({ host, port: cfg.port ?? 9000 });
+    let routingApp: FastifyInstance;
     try {
-      await routingApp.listen({ host, port: cfg.routingPort ?? 9009 });
+      mainApp = await createMainApp({ deps, auth, manager, rendererDir: cfg.rendererDir, logger, limits, servers: () => urls, serverFactory: mainGate.factory });
+      routingApp = await createRoutingApp({ manager, auth, logger, limits, serverFactory: routingGate.factory });
     } catch (e) {
-      await mainApp.close();
+      await Promise.allSettled([mainGate.close(), routingGate.close(), pool.close()]);
       throw e;
     }
-    const portOf = (app: FastifyInstance) => {
-      const a = app.server.address();
-      return typeof a === 'object' && a ? a.port : 0;
-    };
-    urls.main = urlOf(host, portOf(mainApp));
-    urls.routing = urlOf(host, portOf(routingApp));
+    mainGate.open();
+    routingGate.open();
     if (cfg.warmReaders) setImmediate(() => pool.warm());
     let closed = false;
     const app = mainApp;
@@ -156,13 +171,15 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
       async close() {
         if (closed) return;
         closed = true;
-        await Promise.allSettled([app.close(), routingApp.close()]);
+        // The gates own the servers: they drop every connection (the apps never listened themselves).
+        await Promise.allSettled([mainGate.close(), routingGate.close(), app.close(), routingApp.close()]);
         await mgr.close();
         await pool.close();
         db.close();
       },
     };
   } catch (e) {
+    await Promise.allSettled(gates.map((g) => g.close()));
     db.close();
     throw e;
   }

@@ -26,8 +26,10 @@ export class Ledger {
       uncertain: p(`UPDATE sync_outbox SET error = ? WHERE seq = ?`),
       stale: p(`INSERT INTO sync_remote (resource, id, updated_at) VALUES (?, ?, '') ON CONFLICT (resource, id) DO UPDATE SET updated_at = ''`),
       localStatusRows: p(
+        // Row by row against the copied versions' key (a NOT IN list of every copied row would be
+        // built again for each incident: quadratic in a pull of many status changes).
         `DELETE FROM service_asset_finding_status_changes WHERE service_asset_finding_id = ?
-           AND id NOT IN (SELECT id FROM sync_remote WHERE resource = 'service_asset_finding_status_changes')`,
+           AND NOT EXISTS (SELECT 1 FROM sync_remote r WHERE r.resource = 'service_asset_finding_status_changes' AND r.id = service_asset_finding_status_changes.id)`,
       ),
     };
   }

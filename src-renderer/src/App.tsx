@@ -81,18 +81,36 @@ function Prefs() {
   const theme = useUi((s) => s.theme);
   const setTheme = useUi((s) => s.setTheme);
   const pref = langPreference();
+  // Compact: a glyph says which preference a select holds (its name is read out), the options
+  // stay words, so the header fits one line at 1280 px in every language.
   return (
     <div className="prefs">
-      <select aria-label={t('prefs.language')} value={pref} onChange={(e) => setLangPreference(e.target.value as Lang | 'system')}>
-        <option value="system">{t('prefs.langAuto')}</option>
-        <option value="en">English</option>
-        <option value="ru">Русский</option>
-      </select>
-      <select aria-label={t('prefs.theme')} value={theme} onChange={(e) => setTheme(e.target.value as ThemePref)}>
-        <option value="system">{t('prefs.themeAuto')}</option>
-        <option value="light">{t('prefs.light')}</option>
-        <option value="dark">{t('prefs.dark')}</option>
-      </select>
+      <label className="pref" title={t('prefs.language')}>
+        <span className="pref-glyph" aria-hidden="true">
+          <svg viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="1.3">
+            <circle cx="8" cy="8" r="6.5" />
+            <path d="M1.5 8h13M8 1.5c2 2 2.8 4.2 2.8 6.5S10 12.5 8 14.5M8 1.5C6 3.5 5.2 5.7 5.2 8S6 12.5 8 14.5" />
+          </svg>
+        </span>
+        <select aria-label={t('prefs.language')} value={pref} onChange={(e) => setLangPreference(e.target.value as Lang | 'system')}>
+          <option value="system">{t('prefs.langAuto')}</option>
+          <option value="en">English</option>
+          <option value="ru">Русский</option>
+        </select>
+      </label>
+      <label className="pref" title={t('prefs.theme')}>
+        <span className="pref-glyph" aria-hidden="true">
+          <svg viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="1.3">
+            <circle cx="8" cy="8" r="6.5" />
+            <path d="M8 1.5a6.5 6.5 0 0 1 0 13z" fill="currentColor" />
+          </svg>
+        </span>
+        <select aria-label={t('prefs.theme')} value={theme} onChange={(e) => setTheme(e.target.value as ThemePref)}>
+          <option value="system">{t('prefs.themeAuto')}</option>
+          <option value="light">{t('prefs.light')}</option>
+          <option value="dark">{t('prefs.dark')}</option>
+        </select>
+      </label>
     </div>
   );
 }
@@ -147,7 +165,7 @@ export function App() {
       <header className="topbar">
         <a className="brand" href="#/incidents">
           <span className="brand-mark" aria-hidden="true" />
-          {t('app.name')}
+          <span className="brand-name">{t('app.name')}</span>
         </a>
         {status === 'ready' && <InstanceSwitcher />}
         {status === 'ready' && <Nav route={route} />}
@@ -158,7 +176,7 @@ export function App() {
           </button>
         )}
         {status === 'ready' && (
-          <button type="button" className="ghost palette-button" onClick={() => setPalette(true)} aria-keyshortcuts="Control+K" title={t('actions.palette')}>
+          <button type="button" className="ghost palette-button" onClick={() => setPalette(true)} aria-keyshortcuts="Control+K" title={`${t('actions.palette')} (${keyLabel('Mod+K')})`}>
             {t('prefs.commands')} <kbd>{keyLabel('Mod+K')}</kbd>
           </button>
         )}

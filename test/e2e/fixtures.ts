@@ -1,5 +1,5 @@
 // A real `serve` process per test file (the built CLI, as `npm run serve` runs it).
-import { test as base, type Page, type TestInfo } from '@playwright/test';
+import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -116,4 +116,16 @@ export async function snap(page: Page, testInfo: TestInfo, name: string, fullPag
   const file = testInfo.outputPath(`${name}.png`);
   await page.screenshot({ path: file, fullPage });
   await testInfo.attach(name, { path: file, contentType: 'image/png' });
+}
+
+/** The header on one line, nothing overflowing it, its last control inside the window. */
+export async function expectHeaderFits(page: Page): Promise<void> {
+  const header = await page.evaluate(() => {
+    const bar = document.querySelector('.topbar')!;
+    const last = [...bar.children].at(-1)!.getBoundingClientRect();
+    return { height: bar.getBoundingClientRect().height, overflow: bar.scrollWidth - bar.clientWidth, right: last.right, width: window.innerWidth };
+  });
+  expect(header.height).toBeLessThanOrEqual(43);
+  expect(header.overflow).toBeLessThanOrEqual(0);
+  expect(header.right).toBeLessThanOrEqual(header.width);
 }

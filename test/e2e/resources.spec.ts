@@ -72,6 +72,16 @@ test('front_link addresses of findings and assets open their records; belongs-to
   await expect(page).toHaveURL(new RegExp(`#/incidents/${o.service_asset_finding_id}$`));
 });
 
+test('a record shows ports and numbers that name things without thousands separators', async ({ page, served }) => {
+  const occ = await api<Page<{ id: string }>>(served, 'POST', '/cruddy/v2/occurrences/search', search({ limit: 1 }));
+  const o = occ.items[0]!;
+  await api(served, 'PUT', '/cruddy/v2/occurrences/update', { id: o.id, port: 3389 });
+  await openConsole(page, served);
+  await page.goto(`${served.main}/#/r/occurrences/${o.id}`);
+  const port = page.locator('.kv-row', { has: page.locator('dt[title="port"]') }).locator('dd');
+  await expect(port).toHaveText('3389');
+});
+
 test('charts: a click on a bar filters the table to that week and status', async ({ page, served }, testInfo) => {
   const stats = await api<{ bucket: string; over_time: { bucket: string; status: string; risk: string; count: number }[] }>(
     served,

@@ -3,7 +3,7 @@
 // changes waiting (the switcher's count, marks in the list); the Changes view pushes them; a
 // field changed on both sides is resolved side by side. Screenshots in English and Russian,
 // light and dark.
-import { api, expect, loadedRows, openConsole, snap, startServe, test } from './fixtures';
+import { api, expect, expectHeaderFits, loadedRows, openConsole, snap, startServe, test } from './fixtures';
 
 const SNAP = 'Выезд на объект';
 
@@ -69,6 +69,10 @@ test('change incidents on a snapshot, see the count, push, resolve a conflict', 
     await expect(page.getByRole('button', { name: new RegExp(`^Instance: ${SNAP}`) }).getByTestId('sync-count')).toHaveAttribute('aria-label', '3 changes waiting');
     await expect(page.getByRole('button', { name: new RegExp(`^Instance: ${SNAP}`) }).getByTestId('sync-count')).toHaveText('3');
     await expect(page.getByRole('table', { name: 'Incidents' }).getByTestId('pending-mark')).toHaveCount(3);
+    // The header at 1280 px with everything a snapshot adds (its count in the switcher, "Changes 3"
+    // in the navigation) still fits on one line.
+    await expect(page.getByRole('link', { name: /^Changes/ })).toContainText('3');
+    await expectHeaderFits(page);
     await snap(page, testInfo, 'snapshot-incidents-marked');
 
     // Meanwhile on the platform, a colleague closes the third one: a conflict.
@@ -112,6 +116,8 @@ test('change incidents on a snapshot, see the count, push, resolve a conflict', 
     await page.getByRole('combobox', { name: 'Language' }).selectOption('ru');
     await expect(view.getByRole('heading', { name: 'Изменения, ожидающие отправки на платформу' })).toBeVisible();
     await expect(view.getByTestId('changes-counts')).toContainText('1 изменение ждёт отправки');
+    await expect(page.getByRole('link', { name: /^Изменения/ })).toBeVisible();
+    await expectHeaderFits(page);
     await snap(page, testInfo, 'changes-ru-dark');
     await row.getByRole('button', { name: 'Разрешить…' }).click();
     const ruResolver = page.getByRole('dialog', { name: /^Конфликт:/ });

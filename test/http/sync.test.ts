@@ -119,6 +119,16 @@ describe('sync with the origin', () => {
 
     // A second push has nothing to send.
     expect(await pushNow()).toMatchObject({ considered: 0, requests: 0 });
+
+    // The status-change row made here is replaced by the origin's own at the next pull.
+    const rowsHere = async () =>
+      ((await onSnap('POST', '/cruddy/v2/service_asset_finding_status_changes/search', search({ filters: [{ field: 'service_asset_finding_id', filter_type: 'equal', value: a!.id }], limit: 100 }))).body.items as { id: string }[])
+        .map((r) => r.id)
+        .sort();
+    const theirs = after.map((r) => r.id as string).sort();
+    expect(await rowsHere()).not.toEqual(theirs);
+    expect((await pullNow()).stopped).toBeNull();
+    expect(await rowsHere()).toEqual(theirs);
   });
 
   it('a field changed on both sides is a conflict and is not overwritten; other changes go', async () => {

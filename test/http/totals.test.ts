@@ -1,7 +1,7 @@
 // Totals are paid for once and never stale: after every kind of write — each write route, the
-// public updates, the routing port's create, an import through the server and an import by the
-// CLI in another process — the next v2 search, public list and stats answer the true number,
-// read here from the database file on a connection of the test's own.
+// public updates, the routing port's create, an import through the server, an import by the
+// CLI in another process and a sync pull into a snapshot — the next v2 search, public list and
+// stats answer the true number, read here from the database file on a connection of the test's own.
 import Database from 'better-sqlite3';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -110,5 +110,57 @@ describe('totals after writes', () => {
     const cli = await runCli(['import', file, '--db', srv.db, '--kind', 'service_asset_findings']);
     expect(cli.code, cli.stderr).toBe(0);
     await expectTotalsTrue('import by the CLI in another process');
+  });
+
+  it('are true in a snapshot after a sync pull brings changes, new incidents and deletions from its origin', async () => {
+    const origin = await startTestServer({ seed: 'demo' });
+    try {
+      const made = await srv.call('POST', '/console/v1/snapshot?wait=1', { url: origin.main, api_key: TEST_KEY, name: 'Totals', db_file: 'totals-snap.sqlite', per_page: 200 });
+      expect(made.status, made.text).toBe(200);
+      const snapId = made.body.instance.id as string;
+      const snapTruth = new Database(path.join(srv.dir, 'totals-snap.sqlite'), { readonly: true });
+      try {
+        const n = (where: string, ...params: string[]): number => (snapTruth.prepare(`SELECT COUNT(*) AS n FROM service_asset_findings WHERE ${where}`).get(...params) as { n: number }).n;
+        const onSnap = async (method: string, url: string, body?: unknown) => {
+          const res = await srv.call(method, url, body, { PgrSelectedInstance: snapId }, srv.routing);
+          expect(res.body?.[0]?.status_code, res.text).toBe(200);
+          return res.body[0].data;
+        };
+        const expectSnapTotalsTrue = async (step: string) => {
+          const v2 = await onSnap('POST', `${I}/search`, search({ limit: 1, filters: [{ field: 'status', filter_type: 'equal', value: 'new' }] }));
+          expect(v2.total, `${step}: v2 search`).toBe(n(`status = 'new'`));
+          const all = await onSnap('POST', `${I}/search`, search({ limit: 1, offset: 1 }));
+          expect(all.total, `${step}: v2 search, everything`).toBe(n('1'));
+          const pub = await onSnap('GET', '/data/public/api/v1/incidents?status=in,closed,assigned_customer&per_page=1');
+          expect(pub.total, `${step}: public list`).toBe(n(`status IN ('closed', 'assigned_customer')`));
+        };
+        // The totals are asked (and kept) before the pull changes them.
+        await expectSnapTotalsTrue('snapshot');
+        const news = (await origin.call('POST', `${I}/search`, search({ limit: 3, filters: [{ field: 'status', filter_type: 'equal', value: 'new' }], ordering: [{ field: 'display_id', direction: 'asc' }] }))).body.items as {
+          id: string;
+          finding_id: string;
+          service_asset_id: string;
+        }[];
+        expect(news).toHaveLength(3);
+        const [x, y, z] = news as [(typeof news)[0], (typeof news)[0], (typeof news)[0]];
+        expect((await origin.call('PUT', '/data/public/api/v1/incidents/update/status', { id: x.id, status: 'closed' })).status).toBe(200);
+        for (const status of ['new', 'assigned_customer']) {
+          expect((await origin.call('POST', `${I}/create`, { status, risklevel: 7, title: 'pulled', finding_id: y.finding_id, service_asset_id: y.service_asset_id })).status).toBe(201);
+        }
+        expect((await origin.call('DELETE', `${I}/${z.id}`)).status).toBe(200);
+        const before = n('1');
+        const pulled = await srv.call('POST', '/console/v1/sync/Totals/pull?wait=1');
+        expect(pulled.status, pulled.text).toBe(200);
+        // The pull changed every total asked: two incidents came, one went, one was closed.
+        expect(n('1')).toBe(before + 1);
+        expect(n(`id = ? AND status = 'closed'`, x.id)).toBe(1);
+        expect(n('id = ?', z.id)).toBe(0);
+        await expectSnapTotalsTrue('sync pull');
+      } finally {
+        snapTruth.close();
+      }
+    } finally {
+      await origin.stop();
+    }
   });
 });

@@ -3,7 +3,7 @@
 export const en = {
   app: { name: 'Radar', title: 'Radar console' },
   nav: { label: 'Views', incidents: 'Incidents', resources: 'Resources', search: 'Search builder', public: 'Public API' },
-  prefs: { langAuto: 'Language: auto', themeAuto: 'Theme: auto', commands: 'Commands', language: 'Language', theme: 'Theme', system: 'System', light: 'Light', dark: 'Dark' },
+  prefs: { langAuto: 'Auto', themeAuto: 'Auto', commands: 'Commands', language: 'Language', theme: 'Theme', system: 'System', light: 'Light', dark: 'Dark' },
   signin: {
     label: 'Sign in',
     title: 'API key',

@@ -5,7 +5,7 @@ import type { Strings } from './en';
 export const ru = {
   app: { name: 'Радар', title: 'Консоль Радар' },
   nav: { label: 'Разделы', incidents: 'Инциденты', resources: 'Ресурсы', search: 'Конструктор поиска', public: 'Публичный API' },
-  prefs: { langAuto: 'Язык: авто', themeAuto: 'Тема: авто', commands: 'Команды', language: 'Язык', theme: 'Тема', system: 'Как в системе', light: 'Светлая', dark: 'Тёмная' },
+  prefs: { langAuto: 'Авто', themeAuto: 'Авто', commands: 'Команды', language: 'Язык', theme: 'Тема', system: 'Как в системе', light: 'Светлая', dark: 'Тёмная' },
   signin: {
     label: 'Вход',
     title: 'Ключ API',

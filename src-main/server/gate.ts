@@ -1,0 +1,76 @@
+// A port that listens before its app is built. The server answers "ready" as soon as its ports
+// accept connections; the apps (Fastify, the routes of every resource, their schemas) are built
+// right after, and requests that arrive meanwhile wait for them (their bodies wait unread in the
+// socket). The app takes the port over through Fastify's serverFactory, so it configures the
+// server (client errors, time-outs) as it would its own; this closes it.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { errorBody } from '../../src-shared/errors';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface GateOptions {
+  maxHeaderSize: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+/** Fastify's default keep-alive time-out (this server is made before the app that would set it). */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
+export class Gate {
+  readonly server: http.Server;
+  private handler: Handler | null = null;
+  private next: Handler | null = null;
+  private waiting: [IncomingMessage, ServerResponse][] = [];
+  private failed = false;
+
+  constructor(o: GateOptions) {
+    this.server = http.createServer({ maxHeaderSize: o.maxHeaderSize, headersTimeout: o.headersTimeoutMs, requestTimeout: o.requestTimeoutMs }, (req, res) => {
+      if (this.handler) this.handler(req, res);
+      else if (this.failed) refuse(res);
+      else this.waiting.push([req, res]);
+    });
+    this.server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  }
+
+  /** Listens on `host:port` (0: a free port) and answers the port. */
+  listen(host: string, port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        const a = this.server.address();
+        resolve(typeof a === 'object' && a ? a.port : 0);
+      });
+    });
+  }
+
+  /** Fastify's serverFactory: the app's handler is kept until open(). */
+  readonly factory = (handler: Handler): http.Server => {
+    this.next = handler;
+    return this.server;
+  };
+
+  /** The app is ready: it takes the waiting requests and every later one. */
+  open(): void {
+    this.handler = this.next;
+    for (const [req, res] of this.waiting.splice(0)) this.handler!(req, res);
+  }
+
+  /** The app could not be built: waiting and later requests are answered 503. */
+  fail(): void {
+    this.failed = true;
+    for (const [, res] of this.waiting.splice(0)) refuse(res);
+  }
+
+  async close(): Promise<void> {
+    this.fail();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+function refuse(res: ServerResponse): void {
+  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(errorBody(503, 'the server is not available')));
+}
