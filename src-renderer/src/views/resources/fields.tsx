@@ -16,6 +16,9 @@ export function fieldLabel(t: TFunction, name: string): string {
 
 export { recordHref } from '../../lib/links';
 
+/** Integer fields that are names rather than quantities (3389, not 3,389). */
+const NAMING_INT = /(^|_)(port|pid|display_id|year|code|number)$/;
+
 export function FieldValue({ r, f, value, lang, t, instance }: { r: ResourceDef; f: FieldInfo; value: unknown; lang: Lang; t: TFunction; instance: string }) {
   if (value === null || value === undefined || value === '') return <span className="muted">—</span>;
   if (f.def?.ref) return <LabelCell instance={instance} resource={f.def.ref} id={String(value)} link missing={t('common.missing')} />;
@@ -30,7 +33,8 @@ export function FieldValue({ r, f, value, lang, t, instance }: { r: ResourceDef;
     case 'bool':
       return <span>{value === true || value === 1 ? t('common.yes') : t('common.no')}</span>;
     case 'int':
-      return <span className="mono">{formatNumber(lang, Number(value))}</span>;
+      // Ports, process ids and numbers that name something are read digit by digit: no grouping.
+      return <span className="mono">{NAMING_INT.test(f.name) ? String(value) : formatNumber(lang, Number(value))}</span>;
     case 'number':
       return <span className="mono">{formatNumber(lang, Number(value))}</span>;
     case 'json': {
