@@ -44,6 +44,7 @@ import { instanceSchema } from '../src-shared/schemas/instances';
 import { emptySearch, listSchema, type SearchRequest } from '../src-shared/schemas/search';
 import { microsToTs } from '../src-shared/time';
 import { limitSpec, type LimitSpec } from './limit';
+import { serializerEffect } from './serializer';
 import {
   assetName,
   bold,
@@ -267,42 +268,6 @@ async function consoleLoop(url: string, ms: number): Promise<{ ms: number[]; fai
 }
 
 // ------------------------------------------------------------------------------------------
-// Serialisation from schemas
-
-function serializerEffect(db: string): void {
-  heading("serialisation: JSON.stringify (the server's) beside fast-json-stringify compiled from the answers' schemas");
-  const { db: conn } = openDatabase(db, { readonly: true, create: false });
-  const store = new Store(conn);
-  const page = store.search(INCIDENTS, SEARCHES[0]!);
-  conn.close();
-  const list = [
-    { id: crypto.randomUUID(), name: 'Main', url: 'http://127.0.0.1:9000', sort_order: 0 },
-    { id: crypto.randomUUID(), name: 'Архив 2025', url: 'http://127.0.0.1:9009', sort_order: 1 },
-    { id: crypto.randomUUID(), name: 'Филиал СПб', url: 'https://siem.spb.example:9000', sort_order: 2 },
-  ];
-  const compiled = (schema: z.ZodType) => fjs(z.toJSONSchema(schema, { target: 'draft-7', io: 'output', unrepresentable: 'any' }) as Parameters<typeof fjs>[0]);
-  const cases: [string, unknown, (x: never) => string][] = [
-    ['instance list (3 instances)', list, compiled(z.array(instanceSchema)) as (x: never) => string],
-    ['v2 search answer (50 incidents)', page, compiled(listSchema(recordSchemaOf(INCIDENTS))) as (x: never) => string],
-  ];
-  const rows: string[][] = [];
-  for (const [name, value, fast] of cases) {
-    const same = fast(value as never) === JSON.stringify(value);
-    const time = (f: () => string) => {
-      const n = name.startsWith('instance') ? 200_000 : 2_000;
-      for (let i = 0; i < n / 10; i++) f();
-      const t0 = performance.now();
-      for (let i = 0; i < n; i++) f();
-      return (since(t0) * 1000) / n;
-    };
-    const a = median([1, 2, 3].map(() => time(() => JSON.stringify(value))));
-    const b = median([1, 2, 3].map(() => time(() => fast(value as never))));
-    rows.push([name, `${a.toFixed(2)} µs`, `${b.toFixed(2)} µs`, fmtRatio(a / b), same ? 'same text' : 'different text']);
-  }
-  console.log(formatTable([{ header: 'answer' }, { header: 'JSON.stringify', align: 'right' }, { header: 'compiled', align: 'right' }, { header: 'speed-up', align: 'right' }, { header: 'output' }], rows));
-}
-
-// ------------------------------------------------------------------------------------------
 
 function build(): void {
   const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -411,7 +376,7 @@ async function main(): Promise<void> {
       ),
     );
 
-    serializerEffect(prepared.file);
+    serializerEffect(prepared.file, SEARCHES[0]!);
 
     heading("summary (the issue's table: medians; limit = the bare server or better-sqlite3 alone, same run)");
     const b = (m: Map<string, LoadResult>) => m.get(bare.name)!;

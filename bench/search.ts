@@ -20,6 +20,7 @@ import { openDatabase, type Db } from '../src-main/store/db';
 import { compileSearch, type CompiledSearch } from '../src-main/store/search';
 import { compileSearchPlan } from '../src-main/store/query/plan';
 import { limitQuery, type LimitQuery } from './limit';
+import { serializerEffect } from './serializer';
 import { getResource } from '../src-shared/resources/index';
 import { emptySearch, type SearchFilter, type SearchOrdering, type SearchRequest } from '../src-shared/schemas/search';
 import {
@@ -366,6 +367,7 @@ async function main(): Promise<void> {
     const probe = await client.post(ROUTE, request({ limit: 1 }));
     if (probe.status !== 200) throw new Error(`search answered ${probe.status}: ${probe.body.toString('utf8', 0, 300)}`);
     for (const s of SCENARIOS) results.push(await runScenario(s, client, direct));
+    serializerEffect(prepared.file, { ...emptySearch(), filters: [{ field: 'status', filter_type: 'equal', value: 'new' }], ordering: [{ field: 'created_at', direction: 'desc' }], limit: 50 });
   } finally {
     client.close();
     direct.db.close();

@@ -11,6 +11,7 @@
 //      requests, each attempt recorded before it is sent.
 // Printed: changes/s of the push beside the baseline's (target: at least 0.8x) and the pull's
 // time; medians over BENCH_RUNS (3). Nothing asserts on time.
+import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { getResource } from '../src-shared/resources/index';
@@ -111,7 +112,10 @@ async function main(): Promise<void> {
     }
   } finally {
     await client.close();
+    const exited = origin.child.exitCode !== null ? Promise.resolve() : new Promise((r) => origin.child.once('exit', r));
     origin.child.kill('SIGTERM');
+    await exited;
+    fs.rmSync(dir, { recursive: true, force: true });
   }
   printTable(
     [

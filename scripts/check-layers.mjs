@@ -4,7 +4,8 @@
 // src-main/electron, src-main/preload and the Electron entry; src-renderer: no Node, no
 // Electron, no src-main); inside src-main, the layers of MAIN_LAYERS (the store never imports
 // the server, routes never load better-sqlite3); and no import cycles among the source files
-// (imports erased at run time, `import type`, do not count). Imports are read with a real
+// (imports erased at run time, `import type`, do not count); the renderer uses zod only for
+// types (the schemas it checks answers with are the contract's). Imports are read with a real
 // TypeScript parser (@babel/parser).
 import { builtinModules } from 'node:module';
 import fs from 'node:fs';
@@ -205,6 +206,14 @@ function pathThrough(graph, members, start) {
   return [...members].join(' -> ');
 }
 
+/**
+ * The console keeps no copies of the server's schemas: the answers it reads are checked by the
+ * typed client against the contract (src-shared), so src-renderer uses zod only for types.
+ */
+export function ownSchemas(rel, spec) {
+  return environmentOf(rel) === 'renderer' && pkgName(spec) === 'zod' ? 'src-renderer may import zod only as types (the schemas are the contract\'s, in src-shared)' : null;
+}
+
 export function checkLayers(root) {
   const problems = [];
   const graph = new Map();
@@ -217,7 +226,7 @@ export function checkLayers(root) {
       const rel = path.relative(root, file).split(path.sep).join('/');
       const edges = [];
       for (const { spec, typeOnly } of importRecordsOf(file, fs.readFileSync(file, 'utf8'))) {
-        const why = violation(rel, spec);
+        const why = violation(rel, spec) ?? (typeOnly ? null : ownSchemas(rel, spec));
         if (why) problems.push(`${rel}: ${why}`);
         if (!typeOnly && spec.startsWith('.')) {
           const target = resolveRelative(root, rel, spec);

@@ -192,7 +192,7 @@ export function createClient(o: ClientOptions) {
         create: (body: Record<string, unknown>) => c(pick(`${name}_create`, ops.create) as typeof ops.create, { body }) as Promise<ApiRecord>,
         update: (body: Record<string, unknown> & { id: string }) => c(pick(`${name}_update`, ops.update) as typeof ops.update, { body }) as Promise<ApiRecord>,
         delete: (id: string) => c(ops.delete, { params: { id } }),
-        group: (group_field: string, filters?: SearchRequest['filters']) => c(ops.group, { body: { group_field, filters } }),
+        group: (group_field: string, filters?: SearchRequest['filters'], opts: { signal?: AbortSignal } = {}) => c(ops.group, { body: { group_field, filters }, signal: opts.signal }),
         massCreate: (items: Record<string, unknown>[]) => c(ops.mass_create, { body: { items } }) as Promise<ApiPage>,
         massDelete: (ids: string[]) => c(ops.mass_delete, { body: { ids } }),
         massUpdate: (ids: string[], field: string, value: unknown) => c(ops.mass_update, { body: { ids, field, value } }),

@@ -82,3 +82,4 @@ export type InstanceView = z.infer<typeof instanceViewSchema>;
 export const instanceTestSchema = z
   .object({ ok: z.boolean(), status: z.number().int(), time_ms: z.number(), error: z.string() })
   .meta({ id: 'InstanceTest' });
+export type InstanceTest = z.infer<typeof instanceTestSchema>;

@@ -41,6 +41,21 @@ for (const c of combos) {
       expect(toolbar.overflow).toBeLessThanOrEqual(0);
       expect(toolbar.lastRight).toBeLessThanOrEqual(toolbar.actionsLeft);
       await snap(page, testInfo, `incidents-${c.theme}-${c.locale}`);
+      // The longest status labels whole inside their cells.
+      await page.goto(`${served.main}/#/incidents?status=feedback_required,verify_close,risk_accepted`);
+      await expect(loadedRows(page, c.table).first()).toBeVisible();
+      const cut = await page.evaluate(() =>
+        [...document.querySelectorAll('table tbody .badge.status')]
+          .filter((b) => {
+            const cell = b.closest('td')!.getBoundingClientRect();
+            const r = b.getBoundingClientRect();
+            return b.scrollWidth > b.clientWidth + 1 || r.right > cell.right + 0.5;
+          })
+          .map((b) => b.textContent),
+      );
+      expect(cut).toEqual([]);
+      await page.goBack();
+      await expect(loadedRows(page, c.table).first()).toBeVisible();
       await loadedRows(page, c.table).nth(2).click();
       await expect(page.getByRole('complementary', { name: c.detail, exact: true })).toBeVisible();
       await expect(page.getByRole('complementary', { name: c.detail, exact: true }).locator('.kv dd').first()).not.toHaveText('…');

@@ -82,6 +82,34 @@ test('a record shows ports and numbers that name things without thousands separa
   await expect(port).toHaveText('3389');
 });
 
+test('record views name their linked records: finding type and last occurrence of an incident, responsible group of an asset', async ({ page, served }) => {
+  const incs = await api<Page<{ id: string; finding_id: string; last_occurrence_id: string | null }>>(
+    served,
+    'POST',
+    '/cruddy/v2/service_asset_findings/search',
+    search({ limit: 1, filters: [{ field: 'last_occurrence_id', filter_type: 'exists', value: null, negation: true }] }),
+  );
+  const inc = incs.items[0]!;
+  const finding = await api<{ title: string }>(served, 'GET', `/cruddy/v2/findings/${inc.finding_id}?relations=`);
+  const occurrence = await api<{ id: string; ip: string | null }>(served, 'GET', `/cruddy/v2/occurrences/${inc.last_occurrence_id}?relations=`);
+  const field = (name: string) => page.locator('.kv-row', { has: page.locator(`dt[title="${name}"]`) }).locator('dd');
+  await openConsole(page, served);
+  await page.goto(`${served.main}/#/r/service_asset_findings/${inc.id}`);
+  await expect(field('finding_id')).toHaveText(finding.title);
+  // An occurrence is named by its address.
+  await expect(field('last_occurrence_id')).toHaveText(occurrence.ip || occurrence.id);
+  const assets = await api<Page<{ id: string; responsible_group_id: string }>>(
+    served,
+    'POST',
+    '/cruddy/v2/service_assets/search',
+    search({ limit: 1, filters: [{ field: 'responsible_group_id', filter_type: 'exists', value: null, negation: true }] }),
+  );
+  const asset = assets.items[0]!;
+  const group = await api<{ name: string }>(served, 'GET', `/cruddy/v2/responsible_groups/${asset.responsible_group_id}?relations=`);
+  await page.goto(`${served.main}/#/r/service_assets/${asset.id}`);
+  await expect(field('responsible_group_id')).toHaveText(group.name);
+});
+
 test('charts: a click on a bar filters the table to that week and status', async ({ page, served }, testInfo) => {
   const stats = await api<{ bucket: string; over_time: { bucket: string; status: string; risk: string; count: number }[] }>(
     served,

@@ -82,6 +82,10 @@ test('keyboard triage: j/k move, x selects, s changes the status of the selectio
   await page.keyboard.press('j');
   await page.keyboard.press('x');
   await expect(page.getByTestId('selected-count')).toHaveText('2 selected');
+  // A few rows selected: the header's checkbox is neither checked nor clear.
+  const headCheck = page.getByRole('table', { name: 'Incidents' }).getByRole('checkbox', { name: 'Select all matching' });
+  await expect(headCheck).toHaveJSProperty('indeterminate', true);
+  await expect(headCheck).not.toBeChecked();
   const chosen = [newest[1]!, newest[3]!];
   const target = INCIDENT_STATUSES.find((s) => chosen.every((c) => c.status !== s))!;
   await page.keyboard.press('s');

@@ -76,6 +76,22 @@ describe('check-layers', () => {
     }
   });
 
+  it('lets the console use zod only for types: the schemas it checks answers with are the contract\'s', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'layers-'));
+    try {
+      const write = (rel: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+        fs.writeFileSync(path.join(root, rel), text);
+      };
+      write('src-renderer/src/api/ok.ts', `import type { z } from 'zod';\nexport type T = z.ZodType;`);
+      expect(checkLayers(root).problems).toEqual([]);
+      write('src-renderer/src/api/copy.ts', `import { z } from 'zod';\nexport const page = z.object({ total: z.number() });`);
+      expect(checkLayers(root).problems).toEqual([expect.stringMatching(/^src-renderer\/src\/api\/copy\.ts: src-renderer may import zod only as types/)]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('finds import cycles, but not through imports erased at run time', () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'layers-'));
     try {

@@ -1,8 +1,11 @@
-// The console's HTTP client (ofetch): the main instance is called directly; another instance
-// through the routing port on the main origin (/console/v1/route, header PgrSelectedInstance),
-// whose answer is unwrapped from its one-element envelope; `fanOut` asks every instance at once.
-import { FetchError, ofetch } from 'ofetch';
-import { z } from 'zod';
+// The console's HTTP client: the package's typed client (src-shared/client), built from the same
+// contract as the server's routes, so every call names an operation and every answer is checked
+// against that operation's schema; the console keeps no copies of the server's schemas. Calls go
+// out through ofetch; the main instance is called directly, another instance through the routing
+// port on the main origin (/console/v1/route, header PgrSelectedInstance), whose one-element
+// envelope the typed client unwraps; `fanOut` asks every instance at once.
+import { ofetch } from 'ofetch';
+import { createClient, RadarApiError, type CallInput, type RadarClient, type RoutedElement } from '../../../src-shared/client/index';
 
 /** A call that failed: the HTTP status (0 when the server did not answer at all) and the
  * server's error text. */
@@ -38,78 +41,71 @@ export const isAbort = (e: unknown): boolean => !!e && typeof e === 'object' && 
 export type Target = { kind: 'main' } | { kind: 'instance'; id: string };
 export const MAIN: Target = { kind: 'main' };
 
-export const ROUTE_PREFIX = '/console/v1/route';
-
-export const elementSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  data: z.unknown(),
-  error: z.number(),
-  status_code: z.number(),
-  time: z.string(),
-  version: z.string(),
-});
-export type Element = z.infer<typeof elementSchema>;
+export type Element = RoutedElement;
 
 export interface CallOptions {
   body?: unknown;
   signal?: AbortSignal;
+  /** Give up after this many milliseconds (counted as no answer). */
+  timeout?: number;
 }
 
-function errorText(data: unknown, fallback: string): string {
-  if (data && typeof data === 'object') {
-    const d = data as { error?: unknown; data?: unknown };
-    if (typeof d.error === 'string') return d.error;
+/** `fetch` for the typed client, through ofetch: the answer whatever its status (the typed
+ * client reads the status and the body), reachability heard from every call. */
+async function transport(url: string | URL | Request, init?: RequestInit): Promise<Response> {
+  try {
+    const res = await ofetch.raw(String(url), {
+      method: init?.method,
+      headers: init?.headers,
+      body: init?.body as BodyInit | undefined,
+      signal: init?.signal ?? undefined,
+      responseType: 'stream',
+      ignoreResponseError: true,
+      retry: 0,
+    });
+    reached(true);
+    return res;
+  } catch {
+    const signal = init?.signal;
+    const timedOut = !!signal?.aborted && signal.reason instanceof Error && signal.reason.name === 'TimeoutError';
+    if (signal?.aborted && !timedOut) throw new DOMException('aborted', 'AbortError');
+    // No answer at all (or none in time): the server is not there.
+    reached(false);
+    throw new ApiFailure(0, 'no response');
   }
-  return fallback;
+}
+
+/** The client's failures as the console shows them. */
+function failureOf(e: unknown, signal: AbortSignal | undefined): unknown {
+  if (e instanceof RadarApiError) return new ApiFailure(e.status, e.message);
+  if (e instanceof ApiFailure) return e;
+  if (signal?.aborted || isAbort(e)) return new DOMException('aborted', 'AbortError');
+  return e;
 }
 
 export function createApi(apiKey: string, base = '') {
-  const common: Record<string, string> = { PgrApiKey: apiKey };
-  const call = ofetch.create({ baseURL: base, retry: 0 });
+  const common: Record<string, string> = {};
+  const client: RadarClient = createClient({ url: base, apiKey, headers: common, fetch: transport as typeof fetch });
+  const on = (target: Target) => (target.kind === 'main' ? client : client.instance(target.id));
 
-  async function raw<T>(method: string, path: string, opts: CallOptions & { headers?: Record<string, string>; timeout?: number } = {}): Promise<T> {
+  /** Runs a call of the typed client, its failures as ApiFailure (or an AbortError). */
+  async function run<T>(signal: AbortSignal | undefined, timeout: number | undefined, go: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+    const sig = timeout === undefined ? signal : signal ? AbortSignal.any([signal, AbortSignal.timeout(timeout)]) : AbortSignal.timeout(timeout);
     try {
-      const out = await call<T>(path, { method, body: opts.body as Record<string, unknown> | undefined, signal: opts.signal, headers: { ...common, ...opts.headers }, timeout: opts.timeout });
-      reached(true);
-      return out;
+      return await go(sig);
     } catch (e) {
-      if (e instanceof FetchError) {
-        if (opts.signal?.aborted || (isAbort(e.cause) && !opts.timeout)) {
-          throw new DOMException('aborted', 'AbortError');
-        }
-        if (e.statusCode === undefined) {
-          // No answer at all: the server is not there (or the time-out passed).
-          reached(false);
-          throw new ApiFailure(0, 'no response');
-        }
-        reached(true);
-        const data = e.data as unknown;
-        // A routed call that the instance refused comes back as its envelope.
-        if (Array.isArray(data) && data.length === 1) {
-          const el = elementSchema.safeParse(data[0]);
-          if (el.success) throw new ApiFailure(el.data.status_code, errorText(el.data.data, `HTTP ${el.data.status_code}`));
-        }
-        throw new ApiFailure(e.statusCode, errorText(data, e.statusMessage || `HTTP ${e.statusCode}`));
-      }
-      throw e;
+      throw failureOf(e, signal);
     }
   }
 
-  /** A call on one instance; the answer as that instance gave it. */
-  async function at<T>(target: Target, method: string, path: string, opts: CallOptions = {}): Promise<T> {
-    if (target.kind === 'main') return raw<T>(method, path, opts);
-    const answer = await raw<unknown>(method, `${ROUTE_PREFIX}${path}`, { ...opts, headers: { PgrSelectedInstance: target.id } });
-    const els = z.array(elementSchema).parse(answer);
-    const el = els[0];
-    if (!el) throw new ApiFailure(502, 'empty routing answer');
-    if (el.error !== 0) throw new ApiFailure(el.status_code, errorText(el.data, `HTTP ${el.status_code}`));
-    return el.data as T;
+  /** One operation of the contract (by operationId) on one instance; its answer checked. */
+  function op<T = unknown>(target: Target, operationId: string, input: CallInput = {}, opts: { timeout?: number } = {}): Promise<T> {
+    return run(input.signal, opts.timeout, (signal) => on(target).call(operationId, { ...input, signal }) as Promise<T>);
   }
 
   /** The same call on every instance (the routing port without PgrSelectedInstance). */
-  async function fanOut(method: string, path: string, opts: CallOptions = {}): Promise<Element[]> {
-    return z.array(elementSchema).parse(await raw<unknown>(method, `${ROUTE_PREFIX}${path}`, opts));
+  function fanOut(method: string, path: string, opts: CallOptions = {}): Promise<Element[]> {
+    return run(opts.signal, opts.timeout, (signal) => client.fanOut(method, path, { body: opts.body, signal }));
   }
 
   /** The local analyst, sent as Pgr-User-Id (status changes and messages record the author). */
@@ -117,7 +113,17 @@ export function createApi(apiKey: string, base = '') {
     if (id) common['Pgr-User-Id'] = id;
     else delete common['Pgr-User-Id'];
   }
-  return { apiKey, raw, at, fanOut, setUser, headers: (): Record<string, string> => ({ ...common }) };
+  return {
+    apiKey,
+    client,
+    /** The typed client's calls on one instance, its failures as ApiFailure. */
+    on: (target: Target) => on(target),
+    run,
+    op,
+    fanOut,
+    setUser,
+    headers: (): Record<string, string> => ({ PgrApiKey: apiKey, ...common }),
+  };
 }
 
 export type Api = ReturnType<typeof createApi>;

@@ -1,14 +1,14 @@
-// Typed calls of the platform's APIs the console uses, validated with zod where the console
-// relies on the shape.
-import { z } from 'zod';
-import { instanceTestSchema, instanceViewSchema, type InstanceInput, type InstancePatch, type InstanceView } from '../../../src-shared/schemas/instances';
-import { peopleAnswerSchema, personSchema, type Person, type PersonInput } from '../../../src-shared/schemas/people';
+// The platform's APIs as the console calls them: each call is an operation of the contract
+// (src-shared/contract) through the typed client, its answer checked against that operation's
+// schema, so the console keeps no copies of the server's schemas.
+import { statsAnswerSchema, type IncidentStats } from '../../../src-shared/schemas/stats';
+import type { InstanceInput, InstancePatch, InstanceView, InstanceTest } from '../../../src-shared/schemas/instances';
+import type { Person, PersonInput } from '../../../src-shared/schemas/people';
 import type { SearchRequest } from '../../../src-shared/schemas/search';
-import type { Api, Element, Target } from './client';
+import { publicOperations } from '../../../src-shared/contract/index';
+import { MAIN as MAIN_T, type Api, type Element, type Target } from './client';
 
 export type Rec = Record<string, unknown> & { id: string };
-
-export const pageSchema = z.object({ items: z.array(z.looseObject({ id: z.string() })), total: z.number() });
 export type Page = { items: Rec[]; total: number };
 
 export const V2 = '/cruddy/v2';
@@ -16,60 +16,47 @@ export const PUBLIC = '/data/public/api/v1';
 export const STATS = '/console/v1/stats/incidents';
 
 export async function search(api: Api, target: Target, resource: string, req: SearchRequest, signal?: AbortSignal): Promise<Page> {
-  const raw = await api.at<unknown>(target, 'POST', `${V2}/${resource}/search`, { body: req, signal });
-  return pageSchema.parse(raw) as Page;
+  return api.run(signal, undefined, (s) => api.on(target).resource(resource).search(req, { signal: s })) as Promise<Page>;
 }
 
 export async function getRecord(api: Api, target: Target, resource: string, id: string, relations?: readonly string[], signal?: AbortSignal): Promise<Rec> {
-  const q = relations === undefined ? '' : `?relations=${encodeURIComponent(relations.join(','))}`;
-  const raw = await api.at<unknown>(target, 'GET', `${V2}/${resource}/${encodeURIComponent(id)}${q}`, { signal });
-  return z.looseObject({ id: z.string() }).parse(raw) as Rec;
+  return api.run(signal, undefined, (s) => api.on(target).resource(resource).get(id, { relations, signal: s })) as Promise<Rec>;
 }
 
-export const massResultsSchema = z.object({ results: z.array(z.object({ id: z.string(), error_code: z.number() })) });
-
 export async function massUpdate(api: Api, target: Target, resource: string, ids: string[], field: string, value: unknown, signal?: AbortSignal): Promise<{ id: string; error_code: number }[]> {
-  const raw = await api.at<unknown>(target, 'POST', `${V2}/${resource}/mass_update`, { body: { ids, field, value }, signal });
-  return massResultsSchema.parse(raw).results;
+  const answer = await api.run(signal, undefined, () => api.on(target).resource(resource).massUpdate(ids, field, value));
+  return (answer as { results: { id: string; error_code: number }[] }).results;
 }
 
 export async function createRecord(api: Api, target: Target, resource: string, body: Record<string, unknown>): Promise<Rec> {
-  return z.looseObject({ id: z.string() }).parse(await api.at<unknown>(target, 'POST', `${V2}/${resource}/create`, { body })) as Rec;
+  return api.run(undefined, undefined, () => api.on(target).resource(resource).create(body)) as Promise<Rec>;
 }
 
 export async function massCreate(api: Api, target: Target, resource: string, items: Record<string, unknown>[]): Promise<Rec[]> {
-  const raw = await api.at<unknown>(target, 'POST', `${V2}/${resource}/mass_create`, { body: { items } });
-  return pageSchema.parse(raw).items as Rec[];
+  return (await api.run(undefined, undefined, () => api.on(target).resource(resource).massCreate(items))).items as Rec[];
 }
 
 export async function updateRecord(api: Api, target: Target, resource: string, body: Record<string, unknown> & { id: string }): Promise<Rec> {
-  return z.looseObject({ id: z.string() }).parse(await api.at<unknown>(target, 'PUT', `${V2}/${resource}/update`, { body })) as Rec;
+  return api.run(undefined, undefined, () => api.on(target).resource(resource).update(body)) as Promise<Rec>;
 }
 
-export const groupSchema = z.object({ items: z.array(z.object({ value: z.unknown(), count: z.number() })) });
-export type GroupItem = z.infer<typeof groupSchema>['items'][number];
+export type GroupItem = { value: unknown; count: number };
 
 export async function groupBy(api: Api, target: Target, resource: string, field: string, filters: SearchRequest['filters'], signal?: AbortSignal): Promise<GroupItem[]> {
-  return groupSchema.parse(await api.at<unknown>(target, 'POST', `${V2}/${resource}/group`, { body: { group_field: field, filters }, signal })).items;
+  const answer = await api.run(signal, undefined, (s) => api.on(target).resource(resource).group(field, filters, { signal: s }));
+  return (answer as { items: GroupItem[] }).items;
 }
 
-export const statsSchema = z.object({
-  total: z.number(),
-  bucket: z.enum(['day', 'week', 'month']),
-  by_status: z.array(z.object({ status: z.string(), count: z.number() })),
-  by_risk: z.array(z.object({ risk: z.string(), count: z.number() })),
-  over_time: z.array(z.object({ bucket: z.string(), status: z.string(), risk: z.string(), count: z.number() })),
-});
-export type Stats = z.infer<typeof statsSchema>;
+export type Stats = IncidentStats;
 
 export async function stats(api: Api, target: Target, qs: string, signal?: AbortSignal): Promise<Stats> {
-  return statsSchema.parse(await api.at<unknown>(target, 'GET', `${STATS}${qs ? `?${qs}` : ''}`, { signal }));
+  return api.run(signal, undefined, (s) => api.on(target).stats(qs, s));
 }
 
 /** The aggregates of every instance; failed instances come back as elements with an error. */
 export async function statsAll(api: Api, qs: string, signal?: AbortSignal): Promise<{ merged: Stats; elements: Element[] }> {
   const elements = await api.fanOut('GET', `${STATS}${qs ? `?${qs}` : ''}`, { signal });
-  const parts = elements.filter((e) => e.error === 0).map((e) => statsSchema.safeParse(e.data)).filter((p) => p.success).map((p) => p.data);
+  const parts = elements.filter((e) => e.error === 0).map((e) => statsAnswerSchema.safeParse(e.data)).filter((p) => p.success).map((p) => p.data as Stats);
   return { merged: mergeStats(parts), elements };
 }
 
@@ -108,51 +95,51 @@ export function mergeStats(parts: Stats[]): Stats {
 }
 
 export async function me(api: Api): Promise<Person> {
-  return personSchema.parse(await api.raw<unknown>('GET', '/console/v1/me'));
+  return api.op<Person>(MAIN_T, 'console.me.get');
 }
 
 export async function renameMe(api: Api, name: string): Promise<Person> {
-  return personSchema.parse(await api.raw<unknown>('PUT', '/console/v1/me', { body: { name } }));
+  return api.op<Person>(MAIN_T, 'console.me.update', { body: { name } });
 }
 
 export async function people(api: Api, target: Target): Promise<Person[]> {
-  return peopleAnswerSchema.parse(await api.at<unknown>(target, 'GET', '/console/v1/people')).items;
+  return (await api.op<{ items: Person[] }>(target, 'console.people.list')).items;
 }
 
 export async function addPerson(api: Api, target: Target, input: PersonInput): Promise<Person> {
-  return personSchema.parse(await api.at<unknown>(target, 'POST', '/console/v1/people', { body: input }));
+  return api.op<Person>(target, 'console.people.add', { body: input });
 }
 
 export async function instances(api: Api, timeout?: number): Promise<InstanceView[]> {
-  return z.array(instanceViewSchema).parse(await api.raw<unknown>('GET', '/console/v1/instances', { timeout }));
+  return api.op<InstanceView[]>(MAIN_T, 'console.instances.list', {}, { timeout });
 }
 
 export async function addInstance(api: Api, input: InstanceInput): Promise<InstanceView> {
-  return instanceViewSchema.parse(await api.raw<unknown>('POST', '/console/v1/instances', { body: input }));
+  return api.op<InstanceView>(MAIN_T, 'console.instances.add', { body: input });
 }
 
 export async function updateInstance(api: Api, id: string, patch: InstancePatch): Promise<InstanceView> {
-  return instanceViewSchema.parse(await api.raw<unknown>('PUT', `/console/v1/instances/${encodeURIComponent(id)}`, { body: patch }));
+  return api.op<InstanceView>(MAIN_T, 'console.instances.update', { params: { id }, body: patch });
 }
 
 export async function removeInstance(api: Api, id: string): Promise<void> {
-  await api.raw<unknown>('DELETE', `/console/v1/instances/${encodeURIComponent(id)}`);
+  await api.op(MAIN_T, 'console.instances.remove', { params: { id } });
 }
 
-export async function testInstance(api: Api, id: string): Promise<z.infer<typeof instanceTestSchema>> {
-  return instanceTestSchema.parse(await api.raw<unknown>('POST', `/console/v1/instances/${encodeURIComponent(id)}/test`));
+export async function testInstance(api: Api, id: string): Promise<InstanceTest> {
+  return api.op<InstanceTest>(MAIN_T, 'console.instances.test', { params: { id } });
 }
 
-export const healthSchema = z.array(instanceTestSchema.extend({ id: z.string() }));
-export type Health = z.infer<typeof healthSchema>[number];
+export type Health = InstanceTest & { id: string };
 
 export async function health(api: Api): Promise<Health[]> {
-  return healthSchema.parse(await api.raw<unknown>('GET', '/console/v1/instances/health'));
+  return api.op<Health[]>(MAIN_T, 'console.instances.health');
 }
 
-export const publicListSchema = z.object({ objects: z.array(z.looseObject({ id: z.string() })), total: z.number() });
-
+/** A list of the public API (`incidents`, `findings`, `serviceAssets`) with a standard query. */
 export async function publicList(api: Api, target: Target, path: string, qs: string, signal?: AbortSignal): Promise<Page> {
-  const raw = publicListSchema.parse(await api.at<unknown>(target, 'GET', `${PUBLIC}/${path}${qs ? `?${qs}` : ''}`, { signal }));
-  return { items: raw.objects as Rec[], total: raw.total };
+  const op = Object.values(publicOperations()).find((o) => o.method === 'GET' && o.path === `${PUBLIC}/${path}`);
+  if (!op) throw new Error(`no public list ${path}`);
+  const raw = await api.op<{ objects: Rec[]; total: number }>(target, op.operationId, { query: qs, signal });
+  return { items: raw.objects, total: raw.total };
 }

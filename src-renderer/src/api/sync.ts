@@ -1,49 +1,47 @@
-// The console's sync endpoints (/console/v1/sync/...): snapshot instances and their counts, the
-// outbox entries, push and pull with their progress, conflict resolution and discards.
-import { z } from 'zod';
-import {
+// The console's sync endpoints (/console/v1/sync/...), operations of the contract through the
+// typed client: snapshot instances and their counts, the outbox entries, push and pull with their
+// progress, conflict resolution and discards.
+import type { z } from 'zod';
+import type {
   discardAnswerSchema,
   entryListSchema,
-  pullSummarySchema,
   pushSummarySchema,
   resolveAnswerSchema,
   syncInstanceSchema,
   syncStatusSchema,
-  type DiscardRequest,
-  type PushRequest,
-  type ResolveRequest,
+  DiscardRequest,
+  PushRequest,
+  ResolveRequest,
 } from '../../../src-shared/schemas/sync';
-import type { Api } from './client';
+import { MAIN, type Api } from './client';
 
-export const SYNC = '/console/v1/sync';
-const at = (instance: string) => `${SYNC}/${encodeURIComponent(instance)}`;
+type SyncInstance = z.infer<typeof syncInstanceSchema>;
+type SyncStatus = z.infer<typeof syncStatusSchema>;
 
-export const syncInstances = async (api: Api, signal?: AbortSignal) => z.array(syncInstanceSchema).parse(await api.raw<unknown>('GET', SYNC, { signal }));
+const op = <T>(api: Api, operationId: string, instance: string | undefined, input: Parameters<Api['op']>[2] = {}) =>
+  api.op<T>(MAIN, operationId, instance === undefined ? input : { ...input, params: { instance } });
 
-export const syncStatus = async (api: Api, instance: string, signal?: AbortSignal) => syncStatusSchema.parse(await api.raw<unknown>('GET', at(instance), { signal }));
+export const syncInstances = (api: Api, signal?: AbortSignal) => op<SyncInstance[]>(api, 'console.sync.list', undefined, { signal });
 
-export async function syncEntries(api: Api, instance: string, query: { state?: string; resource?: string; limit?: number; offset?: number } = {}, signal?: AbortSignal) {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, String(v));
-  return entryListSchema.parse(await api.raw<unknown>('GET', `${at(instance)}/entries?${q}`, { signal }));
+export const syncStatus = (api: Api, instance: string, signal?: AbortSignal) => op<SyncStatus>(api, 'console.sync.status', instance, { signal });
+
+export function syncEntries(api: Api, instance: string, query: { state?: string; resource?: string; limit?: number; offset?: number } = {}, signal?: AbortSignal) {
+  return op<z.infer<typeof entryListSchema>>(api, 'console.sync.entries', instance, { query, signal });
 }
 
 export const pendingRecords = async (api: Api, instance: string, resource: string, signal?: AbortSignal) =>
-  z.object({ ids: z.array(z.string()) }).parse(await api.raw<unknown>('GET', `${at(instance)}/records?resource=${encodeURIComponent(resource)}`, { signal })).ids;
+  (await op<{ ids: string[] }>(api, 'console.sync.records', instance, { query: { resource }, signal })).ids;
 
 /** Starts a push (answers the status with the run in progress). */
-export const startPush = async (api: Api, instance: string, body: PushRequest = {}) => syncStatusSchema.parse(await api.raw<unknown>('POST', `${at(instance)}/push`, { body }));
+export const startPush = (api: Api, instance: string, body: PushRequest = {}) => op<SyncStatus>(api, 'console.sync.push', instance, { body });
 
 /** What a push would send; nothing is sent. */
-export const dryRun = async (api: Api, instance: string) => pushSummarySchema.parse(await api.raw<unknown>('POST', `${at(instance)}/push`, { body: { dry_run: true } }));
+export const dryRun = (api: Api, instance: string) => op<z.infer<typeof pushSummarySchema>>(api, 'console.sync.push', instance, { body: { dry_run: true } });
 
-export const startPull = async (api: Api, instance: string) => syncStatusSchema.parse(await api.raw<unknown>('POST', `${at(instance)}/pull`));
+export const startPull = (api: Api, instance: string) => op<SyncStatus>(api, 'console.sync.pull', instance);
 
-export const cancelRun = async (api: Api, instance: string) => syncStatusSchema.parse(await api.raw<unknown>('DELETE', `${at(instance)}/run`));
+export const cancelRun = (api: Api, instance: string) => op<SyncStatus>(api, 'console.sync.cancel', instance);
 
-export const resolveEntries = async (api: Api, instance: string, body: ResolveRequest) =>
-  resolveAnswerSchema.extend({ note: z.string().optional() }).parse(await api.raw<unknown>('POST', `${at(instance)}/resolve`, { body }));
+export const resolveEntries = (api: Api, instance: string, body: ResolveRequest) => op<z.infer<typeof resolveAnswerSchema> & { note?: string }>(api, 'console.sync.resolve', instance, { body });
 
-export const discardEntries = async (api: Api, instance: string, body: DiscardRequest) => discardAnswerSchema.parse(await api.raw<unknown>('POST', `${at(instance)}/discard`, { body }));
-
-export { pullSummarySchema, pushSummarySchema };
+export const discardEntries = (api: Api, instance: string, body: DiscardRequest) => op<z.infer<typeof discardAnswerSchema>>(api, 'console.sync.discard', instance, { body });

@@ -2,7 +2,7 @@
 // streamed by the browser), the import job watched and cancelled, and an export read as a
 // stream with its progress (bytes, and rows against X-Total-Count / X-Export-Rows).
 import { jobSchema, type ExportFormat, type ExportRequest, type JobView, type TransferErrorView } from '../../../src-shared/schemas/transfer';
-import { ApiFailure, type Api } from './client';
+import { ApiFailure, MAIN, type Api } from './client';
 
 export const CONSOLE = '/console/v1';
 
@@ -60,12 +60,12 @@ export async function startImport(api: Api, body: Blob, p: ImportParams, signal:
 }
 
 export async function getJob(api: Api, id: string, signal?: AbortSignal): Promise<JobView> {
-  return jobSchema.parse(await api.raw<unknown>('GET', `${CONSOLE}/jobs/${encodeURIComponent(id)}`, { signal }));
+  return api.op<JobView>(MAIN, 'console.jobs.get', { params: { id }, signal });
 }
 
 /** Cancels a job and answers its state once it has stopped (an import has rolled back). */
 export async function cancelJob(api: Api, id: string): Promise<JobView> {
-  return jobSchema.parse(await api.raw<unknown>('DELETE', `${CONSOLE}/jobs/${encodeURIComponent(id)}`));
+  return api.op<JobView>(MAIN, 'console.jobs.cancel', { params: { id } });
 }
 
 /**

@@ -57,7 +57,8 @@ export function incidentColumns(t: TFunction, lang: Lang, withInstance: boolean)
     {
       id: 'status',
       header: t('fields.status'),
-      size: 150,
+      // Wide enough for the longest status label in either language ("Information requested").
+      size: 200,
       sortable: true,
       render: (r) => <StatusPill status={text(r.status)} label={t(`status.${text(r.status)}`, { defaultValue: text(r.status) })} />,
     },

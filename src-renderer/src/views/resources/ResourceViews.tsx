@@ -9,6 +9,7 @@ import { visibleColumnIds } from '../../components/DataTable';
 import { ExportMenu } from '../../components/ExportMenu';
 import { RecordLabel } from '../../components/Label';
 import type { ExportSource } from '../../data/exports';
+import { useLabelsVersion } from '../../data/lookup';
 import { failureText } from '../../data/source';
 import { useI18n } from '../../i18n';
 import { formatNumber, sortByText } from '../../i18n/format';
@@ -139,6 +140,9 @@ export function relatedFilter(rel: RelationDef, id: string): SearchFilter | null
 
 export function RecordView({ resource, id, instance }: { resource: string; id: string; instance?: string }) {
   const { t, lang } = useI18n();
+  // The linked records' names (finding type, last occurrence, responsible group) arrive after the
+  // record: drawn again when they do, never left at "…".
+  useLabelsVersion();
   const api = useSession((s) => s.api);
   const selected = useInstances((s) => s.selected);
   const inst = instance ?? (selected === 'all' ? 'main' : selected);
