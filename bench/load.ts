@@ -25,23 +25,18 @@
 //   BENCH_VARIANTS=<list>  reader counts to measure beside the default server (default 0: reading
 //                          on the server's thread), e.g. 0,1,2
 import autocannon from 'autocannon';
-import fjs from 'fast-json-stringify';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
 import { compileStandardQuery } from '../src-main/public/query';
 import { openDatabase } from '../src-main/store/db';
 import { compileSearchPlan } from '../src-main/store/query/plan';
-import { Store } from '../src-main/store/store';
 import { publicEntity, publicResource } from '../src-shared/public/entities';
 import { parseStandardQuery } from '../src-shared/public/standard-filters';
 import { getResource } from '../src-shared/resources/index';
-import { recordSchemaOf } from '../src-shared/schemas/resource';
-import { instanceSchema } from '../src-shared/schemas/instances';
-import { emptySearch, listSchema, type SearchRequest } from '../src-shared/schemas/search';
+import { emptySearch, type SearchRequest } from '../src-shared/schemas/search';
 import { microsToTs } from '../src-shared/time';
 import { limitSpec, type LimitSpec } from './limit';
 import { serializerEffect } from './serializer';
