@@ -6,6 +6,14 @@ export { main };
 
 /** Runs the command line on this process's arguments and exits with its code. */
 export function run(argv: string[] = process.argv.slice(2)): void {
+  // A reader that has seen enough (`radar-console export ... | head`) closes the pipe: stop
+  // quietly, as other command-line tools do, instead of failing on the next write.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(0);
+      throw e;
+    });
+  }
   main(argv).then(
     (code) => process.exit(code),
     (e: unknown) => {

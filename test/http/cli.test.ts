@@ -1,10 +1,11 @@
 // The CLI as clients start it: the ready line, flags, exit codes, secrets on disk, signals.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { emptySearch } from '../../src-shared/schemas/search';
-import { runCli, serve } from '../helpers/cli';
+import { ROOT, runCli, serve } from '../helpers/cli';
 
 // Each test starts command-line processes; on a loaded machine that takes a while.
 vi.setConfig({ testTimeout: 120_000 });
@@ -103,6 +104,14 @@ describe('radar-console serve', () => {
     const help = await runCli(['help', 'serve']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--routing-port');
+  });
+
+  it('stops quietly when the reader of its output goes away (`radar-console serve --help | head -1`)', () => {
+    // The package's bin, as a user's shell runs it (npm test builds out/ before the tests).
+    const r = spawnSync('bash', ['-c', 'set -o pipefail; "$@" | head -1', 'bash', process.execPath, path.join(ROOT, 'bin/radar-console.js'), 'serve', '--help'], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.stdout).toBe('Usage: radar-console serve [options]\n');
+    expect(r.stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(r.status).toBe(0);
   });
 
   it('fails clearly when a port is taken', async () => {
