@@ -8,6 +8,7 @@ import secureJson from 'secure-json-parse';
 import { ApiError } from '../../src-shared/errors';
 import { checkJsonDepth, JsonDepthError } from '../../src-shared/json';
 import { PLATFORM_VERSION } from '../../src-shared/version';
+import { LazySchema } from './contract';
 import { clientErrorAnswer, frameworkErrorAnswer, installErrorHandlers } from './errors';
 import { ByteBudget, MAX_HEADER_BYTES, MAX_PARAM_LENGTH, resolveLimits, type Limits } from './limits';
 
@@ -32,7 +33,28 @@ const serializeJson = () => (data: unknown) => JSON.stringify(data);
  * for Ajv; ours take zod schemas.
  */
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
-const compilersFactory = { buildValidator: () => validatorCompiler, buildSerializer: serializeJson } as unknown as CompilersFactory;
+const compilersFactory = { buildValidator: () => compileValidator, buildSerializer: serializeJson } as unknown as CompilersFactory;
+
+type ValidatorRoute = Parameters<typeof validatorCompiler>[0];
+type Validator = ReturnType<typeof validatorCompiler>;
+
+/**
+ * zod validation (fastify-type-provider-zod); a schema the contract makes lazily is made, and its
+ * validator compiled, on the route's first request. A part that turns out to have no schema
+ * takes the input as it is, as a route without that schema would.
+ */
+function compileValidator(route: ValidatorRoute): Validator {
+  const schema = route.schema as unknown;
+  if (!(schema instanceof LazySchema)) return validatorCompiler(route);
+  let compiled: Validator | undefined;
+  return (data) => {
+    if (!compiled) {
+      const made = schema.make();
+      compiled = made ? validatorCompiler({ ...route, schema: made }) : (input: unknown) => ({ value: input });
+    }
+    return compiled(data);
+  };
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -66,7 +88,7 @@ export function createBaseApp(opts: BaseOptions = {}): FastifyInstance {
     clientErrorHandler: clientErrorAnswer,
   });
   app.decorate('limits', limits);
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(compileValidator as typeof validatorCompiler);
   app.setSerializerCompiler(serializeJson);
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limits.bodyBytes }, (_req, body, done) => {

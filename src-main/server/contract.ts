@@ -2,13 +2,29 @@
 // validating the request (zod, through fastify-type-provider-zod) and typing the handler.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { z } from 'zod';
-import { routerPath, type OperationDef } from '../../src-shared/contract/operation';
+import { isPending, routerPath, type OperationDef } from '../../src-shared/contract/operation';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The contract's operation a route serves. */
     operationId?: string;
   }
+}
+
+/**
+ * A part of an operation whose schema is made when its route is first asked for (the contract
+ * declares it lazily): the validator compiler (base.ts) builds the real validator then.
+ */
+export class LazySchema {
+  constructor(readonly make: () => z.ZodType | undefined) {}
+}
+
+type SchemaPart = 'params' | 'query' | 'headers' | 'body';
+
+/** The schema of one part of `op` for the route: itself, or made later when still pending. */
+function partOf(op: OperationDef, key: SchemaPart): z.ZodType | LazySchema | undefined {
+  if (isPending(op, key)) return new LazySchema(() => op[key]);
+  return op[key];
 }
 
 type In<S> = S extends z.ZodType ? z.output<S> : unknown;
@@ -44,16 +60,19 @@ export function serve<O extends OperationDef>(app: FastifyInstance, op: O, handl
     method: op.method,
     url,
     schema: {
-      ...(op.params && !o.wildcard ? { params: op.params } : {}),
-      ...(op.query ? { querystring: op.query } : {}),
-      ...(op.headers ? { headers: op.headers } : {}),
-      ...(op.body && !op.bodyContent ? { body: op.body } : {}),
+      ...(!o.wildcard ? present('params', partOf(op, 'params')) : {}),
+      ...present('querystring', partOf(op, 'query')),
+      ...present('headers', partOf(op, 'headers')),
+      ...(!op.bodyContent ? present('body', partOf(op, 'body')) : {}),
     },
     config: { ...o.config, operationId: op.operationId },
     ...(o.preValidation ? { preValidation: o.preValidation } : {}),
     handler: handler as unknown as RouteHandlerMethod,
   });
 }
+
+const present = <K extends string>(key: K, schema: z.ZodType | LazySchema | undefined): { [P in K]?: z.ZodType | LazySchema } =>
+  schema ? ({ [key]: schema } as { [P in K]: z.ZodType | LazySchema }) : {};
 
 /** Registers `fn` as a plugin under `prefix` (the routes inside declare their full paths). */
 export function underPrefix(app: FastifyInstance, prefix: string, fn: (scope: FastifyInstance) => void): void {

@@ -134,17 +134,16 @@ const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS
  * be uuid format").
  */
 class MethodIndex {
-  private readonly router = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH });
+  /** The router of every route's methods, made on the first request no route takes (most never need it). */
+  private router: ReturnType<typeof FindMyWay> | null = null;
+  private readonly routes: [string, string][] = [];
   private readonly statics = new Map<string, Set<string>>();
 
   add(methods: string | string[], url: string): void {
     for (const m of Array.isArray(methods) ? methods : [methods]) {
       if (!(ROUTE_METHODS as readonly string[]).includes(m)) continue;
-      try {
-        this.router.on(m as 'GET', url, () => undefined);
-      } catch {
-        // the same route seen twice (a HEAD route Fastify adds for GET)
-      }
+      if (this.router) on(this.router, m, url);
+      else this.routes.push([m, url]);
       if (!url.includes(':') && !url.includes('*')) {
         const key = normalise(url);
         let set = this.statics.get(key);
@@ -156,9 +155,15 @@ class MethodIndex {
 
   /** Methods a path is served with (by any route). */
   allowed(path: string): string[] {
+    if (!this.router) {
+      const router = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH });
+      for (const [m, url] of this.routes.splice(0)) on(router, m, url);
+      this.router = router;
+    }
+    const router = this.router;
     return ROUTE_METHODS.filter((m) => {
       try {
-        return this.router.find(m, path) !== null;
+        return router.find(m, path) !== null;
       } catch {
         return false;
       }
@@ -168,6 +173,14 @@ class MethodIndex {
   /** Methods of a static route at exactly this path. */
   staticAllowed(path: string): string[] {
     return [...(this.statics.get(normalise(path)) ?? [])];
+  }
+}
+
+function on(router: ReturnType<typeof FindMyWay>, method: string, url: string): void {
+  try {
+    router.on(method as 'GET', url, () => undefined);
+  } catch {
+    // the same route seen twice (a HEAD route Fastify adds for GET)
   }
 }
 

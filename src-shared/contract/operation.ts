@@ -114,3 +114,26 @@ export function once<T>(make: () => T): () => T {
     return v as T;
   };
 }
+
+/**
+ * `op` with `parts` made on first read and kept (schemas cost to build: a server registers its
+ * routes without them and builds each when its route is first asked for, or the document is
+ * made). The made value replaces the getter, so every reader sees one and the same object.
+ */
+export function lazily<const T extends object, const L extends Record<string, () => unknown>>(op: T, parts: L): T & { [K in keyof L]: ReturnType<L[K]> } {
+  for (const [key, make] of Object.entries(parts)) {
+    Object.defineProperty(op, key, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const value = make();
+        Object.defineProperty(op, key, { value, configurable: true, enumerable: true, writable: true });
+        return value;
+      },
+    });
+  }
+  return op as T & { [K in keyof L]: ReturnType<L[K]> };
+}
+
+/** Whether `op[key]` is still to be made (a part `lazily` defined and nobody has read yet). */
+export const isPending = (op: object, key: string): boolean => typeof Object.getOwnPropertyDescriptor(op, key)?.get === 'function';
