@@ -12,6 +12,8 @@ export interface GateOptions {
   maxHeaderSize: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /** Called once, when the first request arrives. */
+  onFirstRequest?: () => void;
 }
 
 /** Fastify's default keep-alive time-out (this server is made before the app that would set it). */
@@ -23,9 +25,16 @@ export class Gate {
   private next: Handler | null = null;
   private waiting: [IncomingMessage, ServerResponse][] = [];
   private failed = false;
+  private first: (() => void) | null;
 
   constructor(o: GateOptions) {
+    this.first = o.onFirstRequest ?? null;
     this.server = http.createServer({ maxHeaderSize: o.maxHeaderSize, headersTimeout: o.headersTimeoutMs, requestTimeout: o.requestTimeoutMs }, (req, res) => {
+      if (this.first) {
+        const f = this.first;
+        this.first = null;
+        f();
+      }
       if (this.handler) this.handler(req, res);
       else if (this.failed) refuse(res);
       else this.waiting.push([req, res]);

@@ -14,6 +14,7 @@ import { KeyVault, vaultFileFor, type KeyCipher } from '../instances/vault';
 import type { ApiDeps } from './deps';
 import { MAX_HEADER_BYTES, resolveLimits, type Limits } from './limits';
 import { Gate } from './gate';
+import { whileStarting } from './heap';
 import { ReaderPool, readsFor } from '../store/reader/pool';
 
 /**
@@ -46,7 +47,10 @@ export interface ServerConfig {
   limits?: Partial<Limits>;
   /** Reader threads for searches, lists and stats (default 2; 0: read on the server's thread). */
   readers?: number;
-  /** Start the first reader thread right after the ports listen (serve and the desktop app). */
+  /**
+   * Start the first reader thread when the first request arrives, so that the first read does
+   * not wait for it (serve and the desktop app); a server nobody has asked anything holds none.
+   */
   warmReaders?: boolean;
   /**
    * Called once both ports listen, before the apps are built: requests arriving from then on
@@ -70,7 +74,11 @@ export interface RunningServer {
 
 export const urlOf = (host: string, port: number): string => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
+export function startServer(cfg: ServerConfig): Promise<RunningServer> {
+  return whileStarting(() => start(cfg));
+}
+
+async function start(cfg: ServerConfig): Promise<RunningServer> {
   const host = cfg.host ?? '127.0.0.1';
   const dbFile = cfg.db === ':memory:' ? cfg.db : path.resolve(cfg.db);
   const limits = resolveLimits(cfg.limits);
@@ -99,7 +107,8 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
     // The ports listen first; the apps (Fastify, every route, their schemas) are loaded and built
     // right after, and requests that arrive meanwhile wait for them (gate.ts).
     const gateOptions = { maxHeaderSize: MAX_HEADER_BYTES, headersTimeoutMs: limits.headersTimeoutMs, requestTimeoutMs: limits.requestTimeoutMs };
-    const mainGate = new Gate(gateOptions);
+    const warm = cfg.warmReaders ? () => setImmediate(() => pool.warm()) : undefined;
+    const mainGate = new Gate({ ...gateOptions, onFirstRequest: warm });
     const routingGate = new Gate(gateOptions);
     gates.push(mainGate, routingGate);
     urls.main = urlOf(host, await mainGate.listen(host, cfg.port ?? 9000));
@@ -155,7 +164,6 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
     }
     mainGate.open();
     routingGate.open();
-    if (cfg.warmReaders) setImmediate(() => pool.warm());
     let closed = false;
     const app = mainApp;
     const mgr = manager;
