@@ -19,7 +19,7 @@ import { partialRecordSchemaOf, recordSchemaOf } from '../schemas/resource';
 import { listSchema, searchRequestSchema } from '../schemas/search';
 import { errorAnswers, idParams } from './common';
 import type { GenericOp } from './resources';
-import { API_BASES, defineOperation, once } from './operation';
+import { API_BASES, defineOperation, once, lazily } from './operation';
 
 const B = API_BASES.v2;
 
@@ -58,133 +58,187 @@ const customFieldValueUpdated = once(() =>
 );
 
 const ruleSearch = (path: 'search' | 'search_with_update_reload') =>
-  defineOperation({
-    operationId: `engine_go_rules.${path}`,
-    method: 'POST',
-    path: `${B}/engine_go_rules/${path}`,
-    tag: 'engine_go_rules',
-    summary: path === 'search' ? 'Search correlation rules (with reload update)' : 'Search correlation rules (with reload update): the published address',
-    description:
-      'The search request, as every search; the rules it answers get `reload = false` (they are answered as found, before the change). ' +
-      (path === 'search' ? 'The published example calls the same operation `search_with_update_reload`.' : 'The same operation as `engine_go_rules/search`.'),
-    body: searchRequestSchema,
-    responses: { 200: listSchema(partialRecordSchemaOf(getResource('engine_go_rules'))).describe('a page of matching rules and the number of all matches'), ...errorAnswers(400, 401, 500) },
-  });
+  defineOperation(
+    lazily(
+      {
+        operationId: `engine_go_rules.${path}`,
+        method: 'POST',
+        path: `${B}/engine_go_rules/${path}`,
+        tag: 'engine_go_rules',
+        summary: path === 'search' ? 'Search correlation rules (with reload update)' : 'Search correlation rules (with reload update): the published address',
+        description:
+          'The search request, as every search; the rules it answers get `reload = false` (they are answered as found, before the change). ' +
+          (path === 'search' ? 'The published example calls the same operation `search_with_update_reload`.' : 'The same operation as `engine_go_rules/search`.'),
+      },
+      {
+        body: () => searchRequestSchema,
+        responses: () => ({ 200: listSchema(partialRecordSchemaOf(getResource('engine_go_rules'))).describe('a page of matching rules and the number of all matches'), ...errorAnswers(400, 401, 500) }),
+      },
+    ),
+  );
 
 const ruleUpdate = (method: 'PUT' | 'POST') =>
-  defineOperation({
-    operationId: method === 'PUT' ? 'rules.update' : 'rules.update_post',
-    method,
-    path: `${B}/rules/update`,
-    tag: 'rules',
-    summary: `Update a software compliance rule${method === 'POST' ? ' (POST)' : ''}`,
-    description:
-      `Partial update. \`trace_id\`, \`id\`, \`name\` and \`query\` are required; \`query\` (tsquery syntax) is validated before anything is stored (400 \`${ERR.invalidQuery}\`). ` +
-      `A taken name is 409 \`${ERR.nameUsed}\` with \`extra.fields: ["name"]\`. \`_relations.rule_sets\` sets the rule sets. In the answer related entities are null (spec); their ids are under \`_relations\`.` +
-      (method === 'POST' ? ' The same operation as PUT, under the method the published example uses.' : ''),
-    body: ruleUpdateSchema,
-    responses: { 200: ruleUpdated(), ...errorAnswers(400, 401, 404, 409, 500) },
-  });
+  defineOperation(
+    lazily(
+      {
+        operationId: method === 'PUT' ? 'rules.update' : 'rules.update_post',
+        method,
+        path: `${B}/rules/update`,
+        tag: 'rules',
+        summary: `Update a software compliance rule${method === 'POST' ? ' (POST)' : ''}`,
+        description:
+          `Partial update. \`trace_id\`, \`id\`, \`name\` and \`query\` are required; \`query\` (tsquery syntax) is validated before anything is stored (400 \`${ERR.invalidQuery}\`). ` +
+          `A taken name is 409 \`${ERR.nameUsed}\` with \`extra.fields: ["name"]\`. \`_relations.rule_sets\` sets the rule sets. In the answer related entities are null (spec); their ids are under \`_relations\`.` +
+          (method === 'POST' ? ' The same operation as PUT, under the method the published example uses.' : ''),
+      },
+      {
+        body: () => ruleUpdateSchema,
+        responses: () => ({ 200: ruleUpdated(), ...errorAnswers(400, 401, 404, 409, 500) }),
+      },
+    ),
+  );
 
 const assetUpdate = (method: 'PUT' | 'POST') =>
-  defineOperation({
-    operationId: method === 'PUT' ? 'service_assets.update' : 'service_assets.update_post',
-    method,
-    path: `${B}/service_assets/update`,
-    tag: 'service_assets',
-    summary: `Update an asset${method === 'POST' ? ' (POST)' : ''}`,
-    description:
-      'Partial update of an asset; `trace_id`, `id`, `type`, `name` and `location` are required. `_relations` sets its links (hardware, results, messages, interfaces, incidents, groups, software, vulnerabilities, hosts). ' +
-      'Answers the asset with every related list and its computed fields (risk, counts, last scan, ...).' +
-      (method === 'POST' ? ' The same operation as PUT, under the method the published example uses.' : ''),
-    body: serviceAssetUpdateSchema,
-    responses: { 200: record('service_assets').describe('the asset with its related lists'), ...errorAnswers(400, 401, 404, 500) },
-  });
+  defineOperation(
+    lazily(
+      {
+        operationId: method === 'PUT' ? 'service_assets.update' : 'service_assets.update_post',
+        method,
+        path: `${B}/service_assets/update`,
+        tag: 'service_assets',
+        summary: `Update an asset${method === 'POST' ? ' (POST)' : ''}`,
+        description:
+          'Partial update of an asset; `trace_id`, `id`, `type`, `name` and `location` are required. `_relations` sets its links (hardware, results, messages, interfaces, incidents, groups, software, vulnerabilities, hosts). ' +
+          'Answers the asset with every related list and its computed fields (risk, counts, last scan, ...).' +
+          (method === 'POST' ? ' The same operation as PUT, under the method the published example uses.' : ''),
+      },
+      {
+        body: () => serviceAssetUpdateSchema,
+        responses: () => ({ 200: record('service_assets').describe('the asset with its related lists'), ...errorAnswers(400, 401, 404, 500) }),
+      },
+    ),
+  );
 
 export const namedOperations = once(() => ({
     engine_go_rules_search: ruleSearch('search'),
     engine_go_rules_search_with_update_reload: ruleSearch('search_with_update_reload'),
-    rules_create: defineOperation({
-      operationId: 'rules.create',
-      method: 'POST',
-      path: `${B}/rules/create`,
-      tag: 'rules',
-      summary: 'Create a software compliance rule',
-      description:
-        `\`trace_id\`, \`name\` (unique, at most 250 characters) and \`query\` (tsquery syntax, validated before anything is stored) are required; \`blacklist_entry\` says the software must not be installed. ` +
-        `Texts: \`${ERR.invalidQuery}\`, \`${ERR.nameEmpty}\`, \`${ERR.tooLong}\`, \`${ERR.ruleSetsBad}\`; a taken name is 409 \`${ERR.nameUsed}\`. Answers the rule with its rule sets.`,
-      body: ruleCreateSchema,
-      responses: { 201: record('rules').describe('the created rule with its rule sets'), ...errorAnswers(400, 401, 409, 500) },
-    }),
+    rules_create: defineOperation(
+      lazily(
+        {
+          operationId: 'rules.create',
+          method: 'POST',
+          path: `${B}/rules/create`,
+          tag: 'rules',
+          summary: 'Create a software compliance rule',
+          description:
+            `\`trace_id\`, \`name\` (unique, at most 250 characters) and \`query\` (tsquery syntax, validated before anything is stored) are required; \`blacklist_entry\` says the software must not be installed. ` +
+            `Texts: \`${ERR.invalidQuery}\`, \`${ERR.nameEmpty}\`, \`${ERR.tooLong}\`, \`${ERR.ruleSetsBad}\`; a taken name is 409 \`${ERR.nameUsed}\`. Answers the rule with its rule sets.`,
+        },
+        {
+          body: () => ruleCreateSchema,
+          responses: () => ({ 201: record('rules').describe('the created rule with its rule sets'), ...errorAnswers(400, 401, 409, 500) }),
+        },
+      ),
+    ),
     rules_update: ruleUpdate('PUT'),
     rules_update_post: ruleUpdate('POST'),
     service_assets_update: assetUpdate('PUT'),
     service_assets_update_post: assetUpdate('POST'),
-    occurrences_create: defineOperation({
-      operationId: 'occurrences.create',
-      method: 'POST',
-      path: `${B}/occurrences/create`,
-      tag: 'occurrences',
-      summary: 'Create an occurrence',
-      description:
-        'Every field of the occurrence but `id` and the timestamps is required (spec). Answers the occurrence with its incident (`service_asset_finding`), status change, vulnerabilities, its correlation result (`engine_go_result`) and `_relations`.',
-      body: occurrenceCreateSchema,
-      responses: { 201: occurrenceCreated(), ...errorAnswers(400, 401, 500) },
-    }),
-    custom_field_values_update: defineOperation({
-      operationId: 'custom_field_values.update',
-      method: 'PUT',
-      path: `${B}/custom_field_values/update`,
-      tag: 'custom_field_values',
-      summary: 'Update a custom field value',
-      description:
-        'Partial update; `id`, `created_at`, `updated_at`, `custom_field_id` and `service_asset_finding_id` are required (the server keeps its own timestamps). Related entities in the body are ignored; in the answer they are null (spec).',
-      body: customFieldValueUpdateSchema,
-      responses: { 200: customFieldValueUpdated(), ...errorAnswers(400, 401, 404, 500) },
-    }),
-    engine_go_rules_integration_actions_create: defineOperation({
-      operationId: 'engine_go_rules_integration_actions.create',
-      method: 'POST',
-      path: `${B}/engine_go_rules_integration_actions/create`,
-      tag: 'engine_go_rules_integration_actions',
-      summary: 'Add an active action to a correlation rule',
-      description:
-        `Needs the header \`Pgr-User-Id\` (a uuid: \`${ERR.missingUidHeader}\`, \`${ERR.uidNotUuid}\`). \`rule_id\`, \`integration_script_id\`, \`params\` and \`state\` are required; ` +
-        `an unknown rule or script is 400 \`${ERR.ruleNotFound}\` / \`${ERR.scriptNotFound}\`. Answers the action with the user id.`,
-      headers: z.looseObject({
-        'pgr-user-id': z.string().regex(UUID_RE, ERR.uidNotUuid).meta({ format: 'uuid', description: 'the user adding the action (written Pgr-User-Id)' }),
-      }),
-      body: integrationActionCreateSchema,
-      responses: { 201: record('engine_go_rules_integration_actions').describe('the created action'), ...errorAnswers(400, 401, 500) },
-    }),
-    agents_apply_config: defineOperation({
-      operationId: 'cm.agents.apply_config',
-      method: 'POST',
-      path: `${API_BASES.cm}/agents/{id}/apply_config`,
-      tag: 'agents',
-      summary: "Publish an agent's pending configuration",
-      description: 'The pending configuration becomes the applied one (its version counts up). Answers 200 with an empty body.',
-      params: idParams('agent'),
-      responses: { 200: { description: 'published; the body is empty' }, ...errorAnswers(400, 401, 404, 500) },
-    }),
+    occurrences_create: defineOperation(
+      lazily(
+        {
+          operationId: 'occurrences.create',
+          method: 'POST',
+          path: `${B}/occurrences/create`,
+          tag: 'occurrences',
+          summary: 'Create an occurrence',
+          description:
+            'Every field of the occurrence but `id` and the timestamps is required (spec). Answers the occurrence with its incident (`service_asset_finding`), status change, vulnerabilities, its correlation result (`engine_go_result`) and `_relations`.',
+        },
+        {
+          body: () => occurrenceCreateSchema,
+          responses: () => ({ 201: occurrenceCreated(), ...errorAnswers(400, 401, 500) }),
+        },
+      ),
+    ),
+    custom_field_values_update: defineOperation(
+      lazily(
+        {
+          operationId: 'custom_field_values.update',
+          method: 'PUT',
+          path: `${B}/custom_field_values/update`,
+          tag: 'custom_field_values',
+          summary: 'Update a custom field value',
+          description:
+            'Partial update; `id`, `created_at`, `updated_at`, `custom_field_id` and `service_asset_finding_id` are required (the server keeps its own timestamps). Related entities in the body are ignored; in the answer they are null (spec).',
+        },
+        {
+          body: () => customFieldValueUpdateSchema,
+          responses: () => ({ 200: customFieldValueUpdated(), ...errorAnswers(400, 401, 404, 500) }),
+        },
+      ),
+    ),
+    engine_go_rules_integration_actions_create: defineOperation(
+      lazily(
+        {
+          operationId: 'engine_go_rules_integration_actions.create',
+          method: 'POST',
+          path: `${B}/engine_go_rules_integration_actions/create`,
+          tag: 'engine_go_rules_integration_actions',
+          summary: 'Add an active action to a correlation rule',
+          description:
+            `Needs the header \`Pgr-User-Id\` (a uuid: \`${ERR.missingUidHeader}\`, \`${ERR.uidNotUuid}\`). \`rule_id\`, \`integration_script_id\`, \`params\` and \`state\` are required; ` +
+            `an unknown rule or script is 400 \`${ERR.ruleNotFound}\` / \`${ERR.scriptNotFound}\`. Answers the action with the user id.`,
+        },
+        {
+          headers: () => z.looseObject({
+            'pgr-user-id': z.string().regex(UUID_RE, ERR.uidNotUuid).meta({ format: 'uuid', description: 'the user adding the action (written Pgr-User-Id)' }),
+          }),
+          body: () => integrationActionCreateSchema,
+          responses: () => ({ 201: record('engine_go_rules_integration_actions').describe('the created action'), ...errorAnswers(400, 401, 500) }),
+        },
+      ),
+    ),
+    agents_apply_config: defineOperation(
+      lazily(
+        {
+          operationId: 'cm.agents.apply_config',
+          method: 'POST',
+          path: `${API_BASES.cm}/agents/{id}/apply_config`,
+          tag: 'agents',
+          summary: "Publish an agent's pending configuration",
+          description: 'The pending configuration becomes the applied one (its version counts up). Answers 200 with an empty body.',
+        },
+        {
+          params: () => idParams('agent'),
+          responses: () => ({ 200: { description: 'published; the body is empty' }, ...errorAnswers(400, 401, 404, 500) }),
+        },
+      ),
+    ),
 }));
 
 const scanAnswer = once(() => z.strictObject({ _: z.array(scanResultSchema) }).meta({ id: 'ServicesScanAnswer' }));
 
 const scan = (path: string, operationId: string, alias: boolean) =>
-  defineOperation({
-    operationId,
-    method: 'POST',
-    path,
-    tag: 'sonar',
-    summary: alias ? 'Discover services on addresses (short path)' : 'Discover services on addresses',
-    description:
-      `TCP connect probes of the configured ports on each address; answers one ServicesScanResult per address under \`_\` (its \`error_code\` is 0, 400 for an address that is not an IP, 504 when the time budget ran out). ` +
-      `\`ips\` missing or empty is 400 \`${ERR.emptyIps}\`, an empty address 400 \`${ERR.emptyIp}\`.` +
-      (alias ? ' The same operation as `/cruddy/v2/sonar/services/scan`.' : ''),
-    body: scanRequestSchema,
-    bodyRequired: false,
-    responses: { 200: scanAnswer(), ...errorAnswers(400, 401, 500) },
-  });
+  defineOperation(
+    lazily(
+      {
+        operationId,
+        method: 'POST',
+        path,
+        tag: 'sonar',
+        summary: alias ? 'Discover services on addresses (short path)' : 'Discover services on addresses',
+        description:
+          `TCP connect probes of the configured ports on each address; answers one ServicesScanResult per address under \`_\` (its \`error_code\` is 0, 400 for an address that is not an IP, 504 when the time budget ran out). ` +
+          `\`ips\` missing or empty is 400 \`${ERR.emptyIps}\`, an empty address 400 \`${ERR.emptyIp}\`.` +
+          (alias ? ' The same operation as `/cruddy/v2/sonar/services/scan`.' : ''),
+        bodyRequired: false,
+      },
+      {
+        body: () => scanRequestSchema,
+        responses: () => ({ 200: scanAnswer(), ...errorAnswers(400, 401, 500) }),
+      },
+    ),
+  );
 
 export const scanOperations = once(() => [scan(`${B}/sonar/services/scan`, 'sonar.services.scan', false), scan('/sonar/services/scan', 'sonar.services.scan_short', true)] as const);

@@ -12,7 +12,7 @@ import { recordFieldsShape, storedRecordSchemaOf } from '../schemas/resource';
 import { envelopeOf } from '../schemas/routing';
 import { emptyObjectSchema, errorAnswers, routedErrors } from './common';
 import { documentAs } from './document-as';
-import { API_BASES, defineOperation, once, pascal } from './operation';
+import { API_BASES, defineOperation, once, pascal, lazily } from './operation';
 
 const P = API_BASES.public;
 
@@ -78,90 +78,126 @@ const TITLES: Record<PublicEntity['path'], string> = { incidents: 'incidents', f
 
 export const publicOperations = once(() => {
   const lists = PUBLIC_ENTITIES.map((e) =>
-    defineOperation({
-      operationId: `public.${e.path === 'serviceAssets' ? 'service_assets' : e.path}.list`,
-      method: 'GET',
-      path: `${P}/${e.path}`,
-      tag: 'public',
-      summary: `List ${TITLES[e.path]}`,
-      description:
-        `A page of ${TITLES[e.path]} matching the standard filters (\`status=in,new,closed\`, \`risklevel=gt,5\`, \`title=like,пароль\`, \`service_asset.name=like,web\`), ` +
-        'ordered by `order`, searched by `search`; `page` from 1, `per_page` at most 1000. `total` counts every match. An unknown field, operator or value of the wrong type is 400 naming it.' +
-        (e.path === 'incidents' ? ' Each incident carries the extra fields of the public API, its asset (`service_asset`), its occurrences and `front_link`.' : ''),
-      query: standardQueryOf(e),
-      responses: {
-        200: z.strictObject({ objects: z.array(publicObjectSchemaOf(e)), total: z.number().int().describe('the number of all matches') }).describe(`a page of ${TITLES[e.path]}`),
-        ...errorAnswers(400, 401, 500),
-      },
-    }),
+    defineOperation(
+      lazily(
+        {
+          operationId: `public.${e.path === 'serviceAssets' ? 'service_assets' : e.path}.list`,
+          method: 'GET',
+          path: `${P}/${e.path}`,
+          tag: 'public',
+          summary: `List ${TITLES[e.path]}`,
+          description:
+            `A page of ${TITLES[e.path]} matching the standard filters (\`status=in,new,closed\`, \`risklevel=gt,5\`, \`title=like,пароль\`, \`service_asset.name=like,web\`), ` +
+            'ordered by `order`, searched by `search`; `page` from 1, `per_page` at most 1000. `total` counts every match. An unknown field, operator or value of the wrong type is 400 naming it.' +
+            (e.path === 'incidents' ? ' Each incident carries the extra fields of the public API, its asset (`service_asset`), its occurrences and `front_link`.' : ''),
+        },
+        {
+          query: () => standardQueryOf(e),
+          responses: () => ({
+            200: z.strictObject({ objects: z.array(publicObjectSchemaOf(e)), total: z.number().int().describe('the number of all matches') }).describe(`a page of ${TITLES[e.path]}`),
+            ...errorAnswers(400, 401, 500),
+          }),
+        },
+      ),
+    ),
   );
   return {
     incidents_list: lists[0]!,
     findings_list: lists[1]!,
     service_assets_list: lists[2]!,
-    update_status: defineOperation({
-      operationId: 'public.incidents.update_status',
-      method: 'PUT',
-      path: `${P}/incidents/update/status`,
-      tag: 'public',
-      summary: 'Change the status of an incident',
-      description:
-        'Any status may follow any other. A status change is recorded (who, when, from, to); leaving `new` sets `acknowledged_at`; going from closed, invalid or risk_accepted back to an open status sets `reopened_at` and counts the reopening. Answers `{}`.',
-      body: z.strictObject({ id: uuidSchema.meta({ format: 'uuid' }).describe('the incident'), status: z.enum(INCIDENT_STATUSES) }).meta({ id: 'IncidentStatusUpdate' }),
-      responses: { 200: emptyObjectSchema, ...errorAnswers(400, 401, 404, 500) },
-    }),
-    update_critical: defineOperation({
-      operationId: 'public.incidents.update_critical',
-      method: 'PUT',
-      path: `${P}/incidents/update/critical`,
-      tag: 'public',
-      summary: 'Change the risk level of an incident',
-      description: '`risklevel` from 0.0 to 10.0; `risk` follows by the CVSS v3 bands (0 none, 0.1–3.9 low, 4.0–6.9 medium, 7.0–8.9 high, 9.0–10.0 critical). Answers `{}`.',
-      body: z.strictObject({ id: uuidSchema.meta({ format: 'uuid' }).describe('the incident'), risklevel: z.number().min(0).max(10) }).meta({ id: 'IncidentRiskUpdate' }),
-      responses: { 200: emptyObjectSchema, ...errorAnswers(400, 401, 404, 500) },
-    }),
-    create_incident: defineOperation({
-      operationId: 'public.incidents.create',
-      method: 'POST',
-      path: '/data/v1/create',
-      tag: 'public',
-      summary: 'Create an incident',
-      description:
-        'The incident as `ServiceAssetFindingDBFields` (upper camel case field names), directly or under that key; Go zero values (`""`, `0001-01-01T00:00:00Z`) count as unset. ' +
-        'On the routing port the header `PgrSelectedInstance` names the instance (required there) and the answer is its envelope; on the main port the incident is created in the main instance and the answer is `{id}`.',
-      headers: z.looseObject({
-        pgrselectedinstance: z.string().optional().meta({ format: 'uuid', description: 'the instance (routing port: required)' }),
-      }),
-      body: createIncidentBodySchema,
-      responses: {
-        200: z
-          .xor([
-            z.strictObject({ id: z.string().meta({ format: 'uuid' }) }).meta({ id: 'CreatedIncident', description: 'main port: the id of the created incident' }),
-            envelopeOf(z.strictObject({ id: z.string().meta({ format: 'uuid' }) })).describe('routing port: the instance answer under `data`'),
-          ])
-          .describe('the id of the created incident'),
-        ...routedErrors(400, 401, 404, 500),
-      },
-      servers: ['routing', 'main'],
-    }),
-    instance_list: defineOperation({
-      operationId: 'tenancy.instances.list',
-      method: 'GET',
-      path: '/tenancy/instance/list',
-      tag: 'instances',
-      summary: 'Instances of the master host',
-      description: 'The instances the routing port serves, in `sort_order`; their `id` goes in `PgrSelectedInstance`.',
-      responses: { 200: z.array(instanceSchema), ...errorAnswers(401, 500) },
-    }),
-    instance_list_karaken: defineOperation({
-      operationId: 'karaken.instances.list',
-      method: 'GET',
-      path: '/karaken/instance/list',
-      tag: 'instances',
-      summary: 'Instances of the master host (Karaken path)',
-      description: 'The same list as `/tenancy/instance/list`, at the path of the platform’s multi-tenancy provider.',
-      responses: { 200: z.array(instanceSchema), ...errorAnswers(401, 500) },
-    }),
+    update_status: defineOperation(
+      lazily(
+        {
+          operationId: 'public.incidents.update_status',
+          method: 'PUT',
+          path: `${P}/incidents/update/status`,
+          tag: 'public',
+          summary: 'Change the status of an incident',
+          description:
+            'Any status may follow any other. A status change is recorded (who, when, from, to); leaving `new` sets `acknowledged_at`; going from closed, invalid or risk_accepted back to an open status sets `reopened_at` and counts the reopening. Answers `{}`.',
+        },
+        {
+          body: () => z.strictObject({ id: uuidSchema.meta({ format: 'uuid' }).describe('the incident'), status: z.enum(INCIDENT_STATUSES) }).meta({ id: 'IncidentStatusUpdate' }),
+          responses: () => ({ 200: emptyObjectSchema, ...errorAnswers(400, 401, 404, 500) }),
+        },
+      ),
+    ),
+    update_critical: defineOperation(
+      lazily(
+        {
+          operationId: 'public.incidents.update_critical',
+          method: 'PUT',
+          path: `${P}/incidents/update/critical`,
+          tag: 'public',
+          summary: 'Change the risk level of an incident',
+          description: '`risklevel` from 0.0 to 10.0; `risk` follows by the CVSS v3 bands (0 none, 0.1–3.9 low, 4.0–6.9 medium, 7.0–8.9 high, 9.0–10.0 critical). Answers `{}`.',
+        },
+        {
+          body: () => z.strictObject({ id: uuidSchema.meta({ format: 'uuid' }).describe('the incident'), risklevel: z.number().min(0).max(10) }).meta({ id: 'IncidentRiskUpdate' }),
+          responses: () => ({ 200: emptyObjectSchema, ...errorAnswers(400, 401, 404, 500) }),
+        },
+      ),
+    ),
+    create_incident: defineOperation(
+      lazily(
+        {
+          operationId: 'public.incidents.create',
+          method: 'POST',
+          path: '/data/v1/create',
+          tag: 'public',
+          summary: 'Create an incident',
+          description:
+            'The incident as `ServiceAssetFindingDBFields` (upper camel case field names), directly or under that key; Go zero values (`""`, `0001-01-01T00:00:00Z`) count as unset. ' +
+            'On the routing port the header `PgrSelectedInstance` names the instance (required there) and the answer is its envelope; on the main port the incident is created in the main instance and the answer is `{id}`.',
+          servers: ['routing', 'main'],
+        },
+        {
+          headers: () => z.looseObject({
+            pgrselectedinstance: z.string().optional().meta({ format: 'uuid', description: 'the instance (routing port: required)' }),
+          }),
+          body: () => createIncidentBodySchema,
+          responses: () => ({
+            200: z
+              .xor([
+                z.strictObject({ id: z.string().meta({ format: 'uuid' }) }).meta({ id: 'CreatedIncident', description: 'main port: the id of the created incident' }),
+                envelopeOf(z.strictObject({ id: z.string().meta({ format: 'uuid' }) })).describe('routing port: the instance answer under `data`'),
+              ])
+              .describe('the id of the created incident'),
+            ...routedErrors(400, 401, 404, 500),
+          }),
+        },
+      ),
+    ),
+    instance_list: defineOperation(
+      lazily(
+        {
+          operationId: 'tenancy.instances.list',
+          method: 'GET',
+          path: '/tenancy/instance/list',
+          tag: 'instances',
+          summary: 'Instances of the master host',
+          description: 'The instances the routing port serves, in `sort_order`; their `id` goes in `PgrSelectedInstance`.',
+        },
+        {
+          responses: () => ({ 200: z.array(instanceSchema), ...errorAnswers(401, 500) }),
+        },
+      ),
+    ),
+    instance_list_karaken: defineOperation(
+      lazily(
+        {
+          operationId: 'karaken.instances.list',
+          method: 'GET',
+          path: '/karaken/instance/list',
+          tag: 'instances',
+          summary: 'Instances of the master host (Karaken path)',
+          description: 'The same list as `/tenancy/instance/list`, at the path of the platform’s multi-tenancy provider.',
+        },
+        {
+          responses: () => ({ 200: z.array(instanceSchema), ...errorAnswers(401, 500) }),
+        },
+      ),
+    ),
   };
 });
 
