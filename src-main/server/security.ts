@@ -2,10 +2,10 @@
 // the API key (`PgrApiKey`) or a Bearer JWT signed with this server's secret.
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createVerifier } from 'fast-jwt';
 import { ERR } from '../../src-shared/errors';
 import { isUuid } from '../../src-shared/schemas/common';
 import { sendError } from './errors';
+import { fastJwt } from './tokens';
 
 export interface AuthConfig {
   apiKey: string;
@@ -61,7 +61,9 @@ export function keyChecker(key: string): (given: string) => boolean {
 export { issueToken } from './tokens';
 
 export function installSecurity(app: FastifyInstance, cfg: AuthConfig): void {
-  const verify = createVerifier({ key: cfg.jwtSecret, algorithms: ['HS256'], requiredClaims: ['sub', 'exp'], cache: 1000 });
+  // Made with the first token presented (fast-jwt loads then).
+  let verifier: ((token: string) => unknown) | undefined;
+  const verify = (token: string) => (verifier ??= fastJwt().createVerifier({ key: cfg.jwtSecret, algorithms: ['HS256'], requiredClaims: ['sub', 'exp'], cache: 1000 }))(token);
   const keyMatches = keyChecker(cfg.apiKey);
   // A callback hook (no promise per request); an early answer ends the request without done().
   app.addHook('onRequest', (req, reply, done) => {

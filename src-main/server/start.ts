@@ -119,7 +119,7 @@ async function start(cfg: ServerConfig): Promise<RunningServer> {
       throw e;
     }
     cfg.onListening?.({ main: urls.main, routing: urls.routing, db: dbFile, apiKey });
-    const [{ createInstanceApp, createMainApp }, { createRoutingApp }, { REDACT }] = await Promise.all([import('./app'), import('./routing'), import('./base')]);
+    const [{ createInstanceApp, createMainApp }, { REDACT }] = await Promise.all([import('./app'), import('./base')]);
     // Logs go to stderr: stdout carries only what a command prints for scripts (serve's ready line).
     const logger = cfg.log ? { level: 'info', redact: REDACT, stream: process.stderr } : false;
     const extraHosts = ['127.0.0.1', 'localhost', '::1'].includes(host) ? [] : [host];
@@ -154,15 +154,19 @@ async function start(cfg: ServerConfig): Promise<RunningServer> {
       internalHeaders: () => ({ pgrapikey: apiKey }),
     });
     catalog.main();
+    // The main port opens as soon as its app is built, and answers what waited for it before
+    // the routing port's app is loaded and built (that port's requests wait for it meanwhile).
     let routingApp: FastifyInstance;
     try {
       mainApp = await createMainApp({ deps, auth, manager, rendererDir: cfg.rendererDir, logger, limits, servers: () => urls, serverFactory: mainGate.factory });
+      mainGate.open();
+      await new Promise((resolve) => setImmediate(resolve));
+      const { createRoutingApp } = await import('./routing');
       routingApp = await createRoutingApp({ manager, auth, logger, limits, serverFactory: routingGate.factory });
     } catch (e) {
-      await Promise.allSettled([mainGate.close(), routingGate.close(), pool.close()]);
+      await Promise.allSettled([mainGate.close(), routingGate.close(), mainApp?.close(), pool.close()]);
       throw e;
     }
-    mainGate.open();
     routingGate.open();
     let closed = false;
     const app = mainApp;
