@@ -297,3 +297,9 @@ export function useRefreshOnChanges(source: { refresh(): void } | null | undefin
     }
   }, [seq, source]);
 }
+
+/** A change's failure notice belongs to the page it was raised on, like the other error notices. */
+export function dropFailedResult(): void {
+  const r = useChanges.getState().result;
+  if (r && (r.res.failed.length > 0 || r.res.cancelled > 0)) useChanges.setState({ result: null });
+}
