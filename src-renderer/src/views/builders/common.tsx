@@ -40,6 +40,14 @@ export function IssueList({ issues, valid }: { issues: Issue[]; valid: boolean }
       {issues.map((i, n) => (
         <li key={n}>
           {i.path && <code>{i.path}</code>} {t(i.key, i.values ?? {})}
+          {i.marker && (
+            <pre className="json-marker" data-testid="json-marker">
+              {i.marker.text}
+              {'\n'}
+              {' '.repeat(i.marker.column)}
+              <span className="caret">^</span>
+            </pre>
+          )}
         </li>
       ))}
     </ul>
