@@ -469,6 +469,8 @@ export const en = {
     saved: 'Saved {{file}}',
     cancelled: 'Export cancelled: {{what}}',
     failed: 'Export failed: {{what}}: {{error}}',
+    notStarted: 'the browser did not start the download in time',
+    failedUnknown: 'the download stopped',
     progress: 'Progress of the export of {{what}}',
     rows_one: '{{done}} of {{n}} row',
     rows_other: '{{done}} of {{n}} rows',

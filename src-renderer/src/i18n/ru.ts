@@ -533,6 +533,8 @@ export const ru = {
     saved: 'Сохранено: {{file}}',
     cancelled: 'Выгрузка отменена: {{what}}',
     failed: 'Выгрузка не удалась: {{what}}: {{error}}',
+    notStarted: 'браузер не начал загрузку вовремя',
+    failedUnknown: 'загрузка прервалась',
     progress: 'Ход выгрузки: {{what}}',
     rows_one: '{{done}} из {{n}} строки',
     rows_few: '{{done}} из {{n}} строк',
