@@ -2,7 +2,7 @@
 // fields (and nested `entity.field`) are checked against the registry; values are bound.
 import { badRequest } from '../../src-shared/errors';
 import { fieldOf, getResource, type ResourceDef } from '../../src-shared/resources/index';
-import type { StandardFilter, StandardQuery } from '../../src-shared/public/standard-filters';
+import { enumValueMessage, valueOutsideEnum, type StandardFilter, type StandardQuery } from '../../src-shared/public/standard-filters';
 import { listPlan, SlotContext, type Plan } from '../store/query/plan';
 import { and, coerceValue, columnExpr, filterSql, orderKeys, SUBQUERY_CONTEXT, virtualSearchSql, type Sql, type SqlContext } from '../store/search';
 import { PUBLIC_OPERATORS } from '../store/query/operators';
@@ -15,10 +15,8 @@ function leafSql(r: ResourceDef, field: string, f: StandardFilter, ctx: SqlConte
   op.check?.(info, f.field);
   // A value a field can never hold is a mistake in the query, not an empty answer.
   const allowed = info.def?.enum;
-  if (allowed && 'as' in op && (op.as === 'equal' || op.as === 'intersection')) {
-    const bad = f.values.find((v) => !allowed.includes(v));
-    if (bad !== undefined) throw badRequest(`invalid value "${bad}" for ${f.field}: expected one of ${allowed.join(', ')}`);
-  }
+  const bad = valueOutsideEnum(f, allowed);
+  if (bad !== undefined) throw badRequest(enumValueMessage(f.field, bad, allowed!));
   if ('own' in op) return op.own({ field: info, col: columnExpr(r, info), values: f.values, coerce: (v) => coerceValue(info, v) });
   return filterSql(r, { field, filter_type: op.as, value: op.value(f.values), negation: op.negation ?? false }, ctx);
 }

@@ -5,7 +5,7 @@ import type { InstanceManager } from '../instances/manager';
 import { registerConsole } from './routes/console';
 import { registerMe } from './routes/people';
 import { registerSync } from './routes/sync';
-import { registerTransfer } from './routes/transfer';
+import { isTicketedExport, registerTransfer } from './routes/transfer';
 import { registerApi, rewriteAliases } from './api';
 import { LazyAreas } from './areas';
 import { appFamily, createBaseApp, type BaseOptions } from './base';
@@ -32,7 +32,7 @@ export interface MainAppOptions {
 export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstance> {
   const family = appFamily(opts.limits);
   const base = { logger: opts.logger, limits: opts.limits, family, rewriteUrl: (req: { url?: string }) => rewriteAliases(req.url ?? '/') };
-  const auth = { ...opts.auth, isPublic: (req: FastifyRequest) => isStaticRequest(req) || isReferenceRequest(req) };
+  const auth = { ...opts.auth, isPublic: (req: FastifyRequest) => isStaticRequest(req) || isReferenceRequest(req) || (!!opts.manager && isTicketedExport(req)) };
   const areas = new LazyAreas(() => withSecurity(createBaseApp(base), auth), rewriteAliases);
   const app = createBaseApp({ ...base, serverFactory: opts.serverFactory && areas.serverFactory(opts.serverFactory) });
   areas.install(app);

@@ -16,7 +16,7 @@ import { ConnectionBanner } from './components/ConnectionBanner';
 import { InstancesDialog } from './components/InstancesDialog';
 import { langPreference, setLangPreference, useI18n, type Lang } from './i18n';
 import { hrefOf, useRoute, type Route } from './router';
-import { guardUnload } from './state/changes';
+import { dropFailedResult, guardUnload } from './state/changes';
 import { startHeartbeat } from './state/connection';
 import { startHealthWatch, useInstances } from './state/instances';
 import { useSession } from './state/session';
@@ -156,7 +156,10 @@ export function App() {
     return () => stops.forEach((stop) => stop());
   }, [api]);
   // Error notices belong to the page they were raised on.
-  useEffect(() => useUi.getState().clearErrors(), [route.view]);
+  useEffect(() => {
+    useUi.getState().clearErrors();
+    dropFailedResult();
+  }, [route.view]);
   useEffect(() => {
     document.title = t('app.title');
   }, [t]);

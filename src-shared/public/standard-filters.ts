@@ -79,35 +79,66 @@ function positiveInt(name: string, v: string, max: number = Number.MAX_SAFE_INTE
   return n;
 }
 
-/** Parses a query (as an object of strings or string arrays) into filters and paging. */
-export function parseStandardQuery(query: Record<string, string | string[] | undefined>): StandardQuery {
+/**
+ * Parses a query (as an object of strings or string arrays), reading every part it can and
+ * collecting the message of each part it cannot (in the query's order): the builder shows them
+ * all at once; the server answers with the first.
+ */
+export function parseStandardQueryAll(query: Record<string, string | string[] | undefined>): { query: StandardQuery; errors: { param: string; message: string }[] } {
   const out: StandardQuery = { filters: [], page: 1, per_page: DEFAULT_PER_PAGE, order: [], search: '' };
+  const errors: { param: string; message: string }[] = [];
+  const attempt = (param: string, f: () => void) => {
+    try {
+      f();
+    } catch (e) {
+      if (!(e instanceof StandardQueryError)) throw e;
+      errors.push({ param, message: e.message });
+    }
+  };
   for (const [key, raw] of Object.entries(query)) {
     if (raw === undefined) continue;
     const values = Array.isArray(raw) ? raw : [raw];
     const last = values[values.length - 1] ?? '';
     switch (key) {
       case 'page':
-        out.page = positiveInt('page', last);
+        attempt(key, () => (out.page = positiveInt('page', last)));
         break;
       case 'per_page':
-        out.per_page = positiveInt('per_page', last, MAX_PER_PAGE);
+        attempt(key, () => (out.per_page = positiveInt('per_page', last, MAX_PER_PAGE)));
         break;
       case 'order':
-        out.order = values.flatMap(parseOrder);
+        attempt(key, () => (out.order = values.flatMap(parseOrder)));
         break;
       case 'search':
         out.search = last;
         break;
       default:
-        if (key === '') throw new StandardQueryError('empty field name');
-        for (const v of values) out.filters.push(parseFilterExpression(key, v));
+        if (key === '') errors.push({ param: key, message: 'empty field name' });
+        else for (const v of values) attempt(key, () => out.filters.push(parseFilterExpression(key, v)));
     }
   }
   // The rows skipped, (page - 1) * per_page, must stay an exact integer (SQLite's OFFSET).
   const maxPage = Math.floor(Number.MAX_SAFE_INTEGER / out.per_page) + 1;
-  if (out.page > maxPage) throw new StandardQueryError(`page must be at most ${maxPage} with per_page ${out.per_page}`);
+  if (out.page > maxPage) errors.push({ param: 'page', message: `page must be at most ${maxPage} with per_page ${out.per_page}` });
+  return { query: out, errors };
+}
+
+/** Parses a query into filters and paging; the first mistake throws a StandardQueryError. */
+export function parseStandardQuery(query: Record<string, string | string[] | undefined>): StandardQuery {
+  const { query: out, errors } = parseStandardQueryAll(query);
+  if (errors.length) throw new StandardQueryError(errors[0]!.message);
   return out;
+}
+
+/** The message for a value outside a field's allowed values (the server's 400, the builder's flag). */
+export function enumValueMessage(field: string, value: string, allowed: readonly string[]): string {
+  return `invalid value "${value}" for ${field}: expected one of ${allowed.join(', ')}`;
+}
+
+/** The first value of an equality or list filter that the field can never hold, if any. */
+export function valueOutsideEnum(f: StandardFilter, allowed: readonly string[] | undefined): string | undefined {
+  if (!allowed || !['eq', 'noteq', 'in', 'notin'].includes(f.op)) return undefined;
+  return f.values.find((v) => !allowed.includes(v));
 }
 
 /** The query string for a query (the builder's "copy as URL"). */

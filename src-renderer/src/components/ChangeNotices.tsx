@@ -54,8 +54,8 @@ export function ChangeResult() {
         {result.revert
           ? t('notices.reverted', { count: res.ok, n: formatNumber(lang, res.ok) })
           : t(`notices.changed.${result.kind}`, { count: res.ok, n: formatNumber(lang, res.ok), value: result.label })}
-        {res.failed.length > 0 && ` ${t('notices.failedFor', { count: res.failed.length, reasons })}`}
-        {res.cancelled > 0 && ` ${t('notices.cancelledFor', { count: res.cancelled })}`}
+        {res.failed.length > 0 && ` ${t('notices.failedFor', { count: res.failed.length, n: formatNumber(lang, res.failed.length), reasons })}`}
+        {res.cancelled > 0 && ` ${t('notices.cancelledFor', { count: res.cancelled, n: formatNumber(lang, res.cancelled) })}`}
       </span>
       {!result.revert && last && (
         <button type="button" className="link" onClick={() => runAction('incidents.undo')}>

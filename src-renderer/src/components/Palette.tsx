@@ -10,6 +10,7 @@ import { sortByText } from '../i18n/format';
 import { navigate } from '../router';
 import { useInstances } from '../state/instances';
 import { useUi } from '../state/ui';
+import { displayName } from '../lib/instanceName';
 
 /** Ranks exact words first, then words starting with what was typed, then any substring. */
 export function paletteScore(value: string, search: string, keywords: readonly string[] = []): number {
@@ -102,13 +103,13 @@ export function Palette() {
           {instances.map((i) => (
             <Command.Item
               key={i.id}
-              value={`instance ${i.id} ${i.name}`}
+              value={`instance ${i.id} ${i.name} ${displayName(i, t)}`}
               onSelect={() => {
                 select(i.id);
                 close();
               }}
             >
-              {t('palette.switchTo', { name: i.name })}
+              {t('palette.switchTo', { name: displayName(i, t) })}
             </Command.Item>
           ))}
         </Command.Group>

@@ -71,6 +71,8 @@ export interface ChangeResult {
   ok: number;
   failed: { ref: RowRef; code: number; reason: string }[];
   cancelled: number;
+  /** The incidents not sent because the change was cancelled (they keep their value). */
+  notSent: RowRef[];
 }
 
 /** Incidents per mass_update call. */
@@ -136,7 +138,7 @@ async function send(
 ): Promise<ChangeResult> {
   const api = useSession.getState().api;
   if (!api) throw new Error('not signed in');
-  const result: ChangeResult = { ok: 0, failed: [], cancelled: 0 };
+  const result: ChangeResult = { ok: 0, failed: [], cancelled: 0, notSent: [] };
   let done = 0;
   for (const g of groups) {
     const byInstance = new Map<string, RowRef[]>();
@@ -146,6 +148,7 @@ async function send(
         const chunk = refs.slice(i, i + CHUNK);
         if (signal.aborted) {
           result.cancelled += chunk.length;
+          result.notSent.push(...chunk);
           continue;
         }
         const sentAt = new Date(Date.now() - 1000).toISOString();
@@ -211,11 +214,19 @@ export const useChanges = create<ChangesState>((set, get) => {
       const res = await send(p.kind, groups, revert ? undefined : p.note, abort.signal, (done, failed) =>
         set({ running: { ...get().running!, done, failed } }),
       );
+      // Only the incidents the server changed count as changed: the ones that failed or were
+      // not sent (cancelled) keep their value, on the rows and in the selection too.
       const okKeys = new Set(p.refs.map((r) => r.key));
-      for (const f of res.failed) okKeys.delete(f.ref.key);
+      const kept = [...res.failed.map((f) => f.ref), ...res.notSent];
+      for (const r of kept) okKeys.delete(r.key);
+      if (kept.length) show(p.kind, kept.map((ref) => ({ ref, value: currentValue(p.kind, ref) })));
       const entries = groups.flatMap((g) => g.refs.filter((r) => okKeys.has(r.key)).map((ref) => ({ ref, value: g.value })));
-      if (revert) set({ last: null });
-      else if (entries.length) set({ last: { kind: p.kind, value: p.value, label: p.label, entries: p.refs.filter((r) => okKeys.has(r.key)).map((ref) => ({ ref, before: currentValue(p.kind, ref) })) } });
+      if (revert) {
+        // A revert cut short can be taken up again for the incidents it did not reach.
+        const prev = get().last;
+        const left = prev ? prev.entries.filter((e) => !okKeys.has(e.ref.key)) : [];
+        set({ last: prev && left.length ? { ...prev, entries: left } : null });
+      } else if (entries.length) set({ last: { kind: p.kind, value: p.value, label: p.label, entries: p.refs.filter((r) => okKeys.has(r.key)).map((ref) => ({ ref, before: currentValue(p.kind, ref) })) } });
       set({ result: { kind: p.kind, revert, label: p.label, res }, seq: get().seq + 1 });
       return res;
     } finally {
@@ -296,4 +307,10 @@ export function useRefreshOnChanges(source: { refresh(): void } | null | undefin
       source?.refresh();
     }
   }, [seq, source]);
+}
+
+/** A change's failure notice belongs to the page it was raised on, like the other error notices. */
+export function dropFailedResult(): void {
+  const r = useChanges.getState().result;
+  if (r && (r.res.failed.length > 0 || r.res.cancelled > 0)) useChanges.setState({ result: null });
 }

@@ -5,12 +5,13 @@
 import { useMemo, useState, type KeyboardEvent } from 'react';
 import { PUBLIC_ENTITIES, publicEntity, publicResource } from '../../../../src-shared/public/entities';
 import {
+  enumValueMessage,
   formatStandardQuery,
   LIST_OPERATORS,
   NO_VALUE_OPERATORS,
-  parseStandardQuery,
+  parseStandardQueryAll,
   STANDARD_OPERATORS,
-  StandardQueryError,
+  valueOutsideEnum,
   type StandardOperator,
   type StandardQuery,
 } from '../../../../src-shared/public/standard-filters';
@@ -20,6 +21,7 @@ import { visibleColumnIds } from '../../components/DataTable';
 import { ExportMenu } from '../../components/ExportMenu';
 import type { ExportSource } from '../../data/exports';
 import { useI18n } from '../../i18n';
+import { formatNumber } from '../../i18n/format';
 import { useInstances } from '../../state/instances';
 import { useUi } from '../../state/ui';
 import { fieldLabel, resourceColumns } from '../resources/fields';
@@ -30,9 +32,14 @@ type EntityPath = (typeof PUBLIC_ENTITIES)[number]['path'];
 
 export interface PubFilter {
   field: string;
-  op: StandardOperator;
+  /** An operator of the grammar, or the unknown one a query typed by hand names. */
+  op: StandardOperator | (string & {});
   text: string;
 }
+
+const isOperator = (op: string): op is StandardOperator => (STANDARD_OPERATORS as readonly string[]).includes(op);
+const takesNoValue = (op: string) => isOperator(op) && NO_VALUE_OPERATORS.includes(op);
+const takesList = (op: string) => isOperator(op) && LIST_OPERATORS.includes(op);
 
 export interface PubDraft {
   entity: EntityPath;
@@ -52,7 +59,7 @@ export function newPubDraft(entity: EntityPath = 'incidents'): PubDraft {
 /** The query string of a draft, written the way formatStandardQuery writes a parsed query. */
 export function draftQuery(d: PubDraft): string {
   const p = new URLSearchParams();
-  for (const f of d.filters) p.append(f.field, NO_VALUE_OPERATORS.includes(f.op) ? f.op : `${f.op},${LIST_OPERATORS.includes(f.op) ? f.text.split(',').map((x) => x.trim()).join(',') : f.text}`);
+  for (const f of d.filters) p.append(f.field, takesNoValue(f.op) ? f.op : `${f.op},${takesList(f.op) ? f.text.split(',').map((x) => x.trim()).join(',') : f.text}`);
   if (d.order.length) p.set('order', d.order.map((o) => (o.direction === 'desc' ? `-${o.field}` : o.field)).join(','));
   if (d.search) p.set('search', d.search);
   if (d.page.trim() && d.page.trim() !== '1') p.set('page', d.page.trim());
@@ -81,6 +88,37 @@ export function draftFromQuery(entity: EntityPath, q: StandardQuery): PubDraft {
   };
 }
 
+/**
+ * A query string as typed, into the form part by part, mistakes included (an unknown operator,
+ * a missing value, a page that is not a number), so the form never shows an older query.
+ */
+export function draftFromText(entity: EntityPath, qs: string): PubDraft {
+  const d = newPubDraft(entity);
+  for (const [k, v] of new URLSearchParams(qs)) {
+    if (k === 'page') d.page = v;
+    else if (k === 'per_page') d.perPage = v;
+    else if (k === 'search') d.search = v;
+    else if (k === 'order') {
+      for (const part of v.split(',').map((x) => x.trim()).filter(Boolean)) {
+        const m = /^(-)?([^\s]+)(?:\s+(asc|desc))?$/i.exec(part);
+        d.order.push(m ? { field: m[2]!, direction: m[1] ? 'desc' : ((m[3]?.toLowerCase() ?? 'asc') as 'asc' | 'desc') } : { field: part, direction: 'asc' });
+      }
+    } else {
+      const comma = v.indexOf(',');
+      d.filters.push({ field: k, op: (comma < 0 ? v : v.slice(0, comma)).trim().toLowerCase(), text: comma < 0 ? '' : v.slice(comma + 1) });
+    }
+  }
+  return d;
+}
+
+/** The values a field (or `entity.field`) may hold, when they are a fixed set. */
+function enumOf(r: ResourceDef, field: string): readonly string[] | undefined {
+  const dot = field.indexOf('.');
+  if (dot < 0) return fieldOf(r, field)?.def?.enum;
+  const rel = r.relations?.[field.slice(0, dot)];
+  return rel?.kind === 'belongsTo' ? fieldOf(getResource(rel.target), field.slice(dot + 1))?.def?.enum : undefined;
+}
+
 /** Checks the parsed query's fields and operators against the entity, as the server does. */
 export function checkStandard(r: ResourceDef, q: StandardQuery): Issue[] {
   const issues: Issue[] = [];
@@ -103,7 +141,11 @@ export function checkStandard(r: ResourceDef, q: StandardQuery): Issue[] {
       issues.push({ path, key: 'validate.unknownField', values: { name: f.field } });
       return;
     }
-    if (f.op === 'like' && info.kind !== 'string') issues.push({ path, key: 'validate.likeText', values: { field: f.field } });
+    const bad = valueOutsideEnum(f, info.def?.enum);
+    if (bad !== undefined) {
+      const allowed = info.def!.enum!;
+      issues.push({ path, key: 'validate.enumValue', values: { field: f.field, value: bad, values: allowed.join(', '), message: enumValueMessage(f.field, bad, allowed) } });
+    } else if (f.op === 'like' && info.kind !== 'string') issues.push({ path, key: 'validate.likeText', values: { field: f.field } });
     else if ((f.op === 'gt' || f.op === 'lt') && (info.kind === 'json' || info.kind === 'bool')) issues.push({ path, key: 'validate.opField', values: { op: f.op, field: f.field } });
     else if (f.op !== 'like' && !NO_VALUE_OPERATORS.includes(f.op) && info.kind !== 'json' && !f.values.every((v) => coercible(info, v))) {
       issues.push({ path, key: 'validate.value', values: { field: f.field, kind: info.kind } });
@@ -133,26 +175,27 @@ export function PublicBuilder() {
   const selected = useInstances((s) => s.selected);
   const endpoint = useEndpoint();
   const [draft, setDraftState] = useState<PubDraft>(loadDraft);
-  const [textIssue, setTextIssue] = useState<Issue | null>(null);
-  const setDraft = (d: PubDraft) => {
+  // The query typed by hand while it does not parse: it is what the checks read, and the form
+  // shows what could be read from it, marked as not applied.
+  const [typed, setTyped] = useState<string | null>(null);
+  const setDraft = (d: PubDraft, text: string | null = null) => {
     setDraftState(d);
-    setTextIssue(null);
+    setTyped(text);
     sessionStorage.setItem(DRAFT_KEY, JSON.stringify(d));
   };
   const entity = publicEntity(draft.entity)!;
   const r = publicResource(entity);
-  const qs = draftQuery(draft);
+  const qs = typed ?? draftQuery(draft);
+  // Every mistake at once: each part the grammar cannot read, then the fields, operators and
+  // values of the parts it can.
   const checked = useMemo(() => {
-    try {
-      const parsed = parseStandardQuery(queryObject(qs));
-      return { parsed, issues: checkStandard(r, parsed) };
-    } catch (e) {
-      if (e instanceof StandardQueryError) return { parsed: null, issues: [{ path: '', key: 'validate.standard', values: { message: e.message } }] };
-      throw e;
-    }
+    const { query, errors } = parseStandardQueryAll(queryObject(qs));
+    const issues: Issue[] = [...errors.map((e) => ({ path: e.param, key: 'validate.standard', values: { message: e.message } })), ...checkStandard(r, query)];
+    return { parsed: errors.length ? null : query, issues };
   }, [qs, r]);
-  const issues = textIssue ? [textIssue] : checked.issues;
-  const valid = !textIssue && checked.parsed !== null && checked.issues.length === 0;
+  const issues = checked.issues;
+  const valid = checked.parsed !== null && checked.issues.length === 0;
+  const flagged = new Set(issues.map((i) => i.path));
   const normalized = checked.parsed ? formatStandardQuery(checked.parsed) : qs;
   const path = `${PUBLIC}/${draft.entity}${normalized ? `?${normalized}` : ''}`;
   const ep = endpoint(path);
@@ -165,11 +208,8 @@ export function PublicBuilder() {
 
   const onText = (text: string) => {
     const q = text.trim().replace(/^\?/, '');
-    try {
-      setDraft(draftFromQuery(draft.entity, parseStandardQuery(queryObject(q))));
-    } catch (e) {
-      setTextIssue({ path: '', key: 'validate.standard', values: { message: e instanceof Error ? e.message : String(e) } });
-    }
+    const read = parseStandardQueryAll(queryObject(q));
+    setDraft(read.errors.length ? draftFromText(draft.entity, q) : draftFromQuery(draft.entity, read.query), read.errors.length ? q : null);
   };
 
   const runner = useBuilderRun((client, target) => publicList(client, target, draft.entity, normalized));
@@ -213,7 +253,12 @@ export function PublicBuilder() {
         <p className="muted">{t('builder.publicIntro')}</p>
       </header>
       <div className="builder-grid">
-        <form className="builder-form" onSubmit={(e) => e.preventDefault()} aria-label={t('builder.form')}>
+        <form className={`builder-form${typed !== null ? ' not-applied' : ''}`} onSubmit={(e) => e.preventDefault()} aria-label={t('builder.form')}>
+          {typed !== null && (
+            <p className="builder-stale" role="note" data-testid="not-applied">
+              {t('builder.notApplied', { count: issues.length, n: formatNumber(lang, issues.length) })}
+            </p>
+          )}
           <label className="field">
             <span>{t('builder.entity')}</span>
             <select value={draft.entity} onChange={(e) => setDraft(newPubDraft(e.target.value as EntityPath))} aria-label={t('builder.entity')}>
@@ -235,32 +280,51 @@ export function PublicBuilder() {
                 <option key={f} value={f} />
               ))}
             </datalist>
-            {draft.filters.map((f, i) => (
-              <div className="filter-row" key={i} role="group" aria-label={t('builder.filterN', { n: i + 1 })}>
-                <input type="text" list="public-fields" aria-label={t('builder.filterField', { n: i + 1 })} value={f.field} onChange={(e) => update({ filters: draft.filters.map((x, j) => (j === i ? { ...x, field: e.target.value } : x)) })} />
-                <select aria-label={t('builder.operator', { n: i + 1 })} value={f.op} onChange={(e) => update({ filters: draft.filters.map((x, j) => (j === i ? { ...x, op: e.target.value as StandardOperator } : x)) })}>
+            {draft.filters.map((f, i) => {
+              const bad = flagged.has(f.field);
+              const known = isOperator(f.op);
+              const allowed = enumOf(r, f.field);
+              return (
+              <div className={`filter-row${bad ? ' has-issue' : ''}`} key={i} role="group" aria-label={t('builder.filterN', { n: i + 1 })}>
+                <input type="text" list="public-fields" aria-label={t('builder.filterField', { n: i + 1 })} aria-invalid={bad} value={f.field} onChange={(e) => update({ filters: draft.filters.map((x, j) => (j === i ? { ...x, field: e.target.value } : x)) })} />
+                <select aria-label={t('builder.operator', { n: i + 1 })} aria-invalid={!known} value={f.op} onChange={(e) => update({ filters: draft.filters.map((x, j) => (j === i ? { ...x, op: e.target.value as StandardOperator } : x)) })}>
+                  {!known && (
+                    <option value={f.op}>
+                      {f.op || '∅'} — {t('builder.unknownOperator')}
+                    </option>
+                  )}
                   {STANDARD_OPERATORS.map((op) => (
                     <option key={op} value={op}>
                       {op} — {t(`builder.ops.${op}`)}
                     </option>
                   ))}
                 </select>
-                {NO_VALUE_OPERATORS.includes(f.op) ? (
+                {takesNoValue(f.op) ? (
                   <span className="muted hint">{t('builder.noValue')}</span>
                 ) : (
                   <input
                     type="text"
                     aria-label={t('builder.value', { n: i + 1 })}
-                    placeholder={LIST_OPERATORS.includes(f.op) ? t('builder.listPh') : ''}
+                    aria-invalid={bad}
+                    placeholder={takesList(f.op) ? t('builder.listPh') : allowed ? allowed.join(', ') : ''}
                     value={f.text}
+                    list={allowed ? `public-enum-${i}` : undefined}
                     onChange={(e) => update({ filters: draft.filters.map((x, j) => (j === i ? { ...x, text: e.target.value } : x)) })}
                   />
+                )}
+                {allowed && (
+                  <datalist id={`public-enum-${i}`}>
+                    {allowed.map((v) => (
+                      <option key={v} value={v} />
+                    ))}
+                  </datalist>
                 )}
                 <button type="button" className="icon" aria-label={t('builder.removeFilter', { n: i + 1 })} onClick={() => update({ filters: draft.filters.filter((_, j) => j !== i) })}>
                   ×
                 </button>
               </div>
-            ))}
+              );
+            })}
             <button type="button" onClick={() => update({ filters: [...draft.filters, { field: r.label, op: 'like', text: '' }] })}>
               + {t('builder.addFilter')}
             </button>
@@ -269,7 +333,8 @@ export function PublicBuilder() {
             <legend>order</legend>
             {draft.order.map((o, i) => (
               <div className="filter-row" key={i} role="group" aria-label={t('builder.orderN', { n: i + 1 })}>
-                <select aria-label={t('builder.orderField', { n: i + 1 })} value={o.field} onChange={(e) => update({ order: draft.order.map((x, j) => (j === i ? { ...x, field: e.target.value } : x)) })}>
+                <select aria-label={t('builder.orderField', { n: i + 1 })} aria-invalid={!fieldOf(r, o.field)} value={o.field} onChange={(e) => update({ order: draft.order.map((x, j) => (j === i ? { ...x, field: e.target.value } : x)) })}>
+                  {!fieldOf(r, o.field) && <option value={o.field}>{t('builder.unknownOption', { name: o.field })}</option>}
                   {fieldsOf(r).map((f) => (
                     <option key={f.name} value={f.name}>
                       {f.name}
@@ -325,11 +390,9 @@ export function PublicBuilder() {
             current={valid ? { entity: draft.entity, query: normalized } : null}
             onLoad={(v) => {
               if (!publicEntity(v.entity)) return;
-              try {
-                setDraft(draftFromQuery(v.entity, parseStandardQuery(queryObject(v.query))));
-              } catch {
-                // a saved query the grammar no longer reads is left alone
-              }
+              // a saved query the grammar no longer reads comes back as typed, with its mistakes shown
+              const read = parseStandardQueryAll(queryObject(v.query));
+              setDraft(read.errors.length ? draftFromText(v.entity, v.query) : draftFromQuery(v.entity, read.query), read.errors.length ? v.query : null);
             }}
             describe={(v) => `${v.entity}?${v.query}`}
           />

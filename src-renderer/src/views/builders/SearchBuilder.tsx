@@ -16,7 +16,7 @@ import { useInstances } from '../../state/instances';
 import { useUi } from '../../state/ui';
 import { fieldLabel, resourceColumns } from '../resources/fields';
 import { IssueList, RequestPanel, Results, SavedPanel, TextEditor, useBuilderRun, useEndpoint } from './common';
-import { findRelation, validateSearch, zodIssues, type Issue } from './validate';
+import { findRelation, jsonIssue as notJsonIssue, validateSearch, zodIssues, type Issue } from './validate';
 
 export interface DraftFilter {
   field: string;
@@ -186,9 +186,16 @@ function FilterRow({ r, f, index, onChange, onRemove }: { r: ResourceDef; f: Dra
   const fieldList = fieldsOf(r);
   const rels = relationsOf(r);
   const enumValues = info?.def?.enum;
+  // A field the resource does not have (typed by hand in the JSON) is shown as it is, marked.
+  const unknown = !info && !rel;
   return (
-    <div className="filter-row" role="group" aria-label={t('builder.filterN', { n })}>
-      <select aria-label={t('builder.filterField', { n })} value={f.field} onChange={(e) => onChange(defaultFilter(r, e.target.value))}>
+    <div className={`filter-row${unknown ? ' has-issue' : ''}`} role="group" aria-label={t('builder.filterN', { n })}>
+      <select aria-label={t('builder.filterField', { n })} aria-invalid={unknown} value={f.field} onChange={(e) => onChange(defaultFilter(r, e.target.value))}>
+        {unknown && (
+          <optgroup label={t('builder.unknownFieldMark')}>
+            <option value={f.field}>{t('builder.unknownOption', { name: f.field })}</option>
+          </optgroup>
+        )}
         <optgroup label={t('builder.fields')}>
           {fieldList.map((x) => (
             <option key={x.name} value={x.name}>
@@ -204,6 +211,11 @@ function FilterRow({ r, f, index, onChange, onRemove }: { r: ResourceDef; f: Dra
           ))}
         </optgroup>
       </select>
+      {unknown && (
+        <span className="unknown-mark" data-testid={`unknown-field-${n}`}>
+          {t('builder.unknownFieldMark')}
+        </span>
+      )}
       <select aria-label={t('builder.filterType', { n })} value={f.type} onChange={(e) => onChange({ ...f, type: e.target.value as FilterType })}>
         {(types.includes(f.type) ? types : [f.type, ...types]).map((x) => (
           <option key={x} value={x}>
@@ -223,7 +235,8 @@ function FilterRow({ r, f, index, onChange, onRemove }: { r: ResourceDef; f: Dra
       ) : f.type === 'exists' ? (
         <span className="muted hint">{t('builder.existsHint')}</span>
       ) : enumValues && f.type === 'equal' ? (
-        <select aria-label={t('builder.value', { n })} value={f.text} onChange={(e) => onChange({ ...f, text: e.target.value })}>
+        <select aria-label={t('builder.value', { n })} aria-invalid={!enumValues.includes(f.text)} value={f.text} onChange={(e) => onChange({ ...f, text: e.target.value })}>
+          {!enumValues.includes(f.text) && <option value={f.text}>{t('builder.unknownOption', { name: f.text })}</option>}
           {enumValues.map((v) => (
             <option key={v} value={v}>
               {v}
@@ -284,17 +297,18 @@ export function SearchBuilder() {
   const selected = useInstances((s) => s.selected);
   const endpoint = useEndpoint();
   const [draft, setDraftState] = useState<Draft>(loadDraft);
-  const [jsonIssue, setJsonIssue] = useState<Issue | null>(null);
+  // JSON typed by hand that cannot go into the form: kept as typed, with its mistakes.
+  const [broken, setBroken] = useState<{ text: string; issues: Issue[] } | null>(null);
   const setDraft = (d: Draft) => {
     setDraftState(d);
-    setJsonIssue(null);
+    setBroken(null);
     sessionStorage.setItem(DRAFT_KEY, JSON.stringify(d));
   };
   const r = getResource(draft.resource);
   const candidate = useMemo(() => compile(draft), [draft]);
   const { request, issues } = useMemo(() => validateSearch(r, candidate), [r, candidate]);
-  const allIssues = jsonIssue ? [jsonIssue] : issues;
-  const valid = !jsonIssue && request !== null;
+  const allIssues = broken?.issues ?? issues;
+  const valid = !broken && request !== null;
   const json = JSON.stringify(candidate, null, 2);
   const path = `/cruddy/v2/${draft.resource}/search`;
   const ep = endpoint(path);
@@ -306,13 +320,13 @@ export function SearchBuilder() {
     try {
       parsed = JSON.parse(textValue);
     } catch (e) {
-      setJsonIssue({ path: '', key: 'validate.json', values: { message: e instanceof Error ? e.message : String(e) } });
+      setBroken({ text: textValue, issues: [notJsonIssue(textValue, e instanceof Error ? e.message : String(e))] });
       return;
     }
     // A request of the right shape goes into the form, whose checks then name any other problem.
     const shape = searchRequestSchema.safeParse(parsed);
     if (shape.success) setDraft(decompile(draft.resource, shape.data));
-    else setJsonIssue(zodIssues(shape.error)[0] ?? { path: '', key: 'validate.other', values: { message: '' } });
+    else setBroken({ text: textValue, issues: zodIssues(shape.error) });
   };
 
   const runner = useBuilderRun((client, target) => search(client, target, draft.resource, request!));
@@ -352,7 +366,12 @@ export function SearchBuilder() {
         <p className="muted">{t('builder.v2Intro')}</p>
       </header>
       <div className="builder-grid">
-        <form className="builder-form" onSubmit={(e) => e.preventDefault()} aria-label={t('builder.form')}>
+        <form className={`builder-form${broken ? ' not-applied' : ''}`} onSubmit={(e) => e.preventDefault()} aria-label={t('builder.form')}>
+          {broken && (
+            <p className="builder-stale" role="note" data-testid="not-applied">
+              {t('builder.jsonNotApplied')}
+            </p>
+          )}
           <label className="field">
             <span>{t('builder.resource')}</span>
             <select value={draft.resource} onChange={(e) => setDraft(newDraft(e.target.value))} aria-label={t('builder.resource')}>
@@ -393,7 +412,8 @@ export function SearchBuilder() {
             <legend>{t('builder.ordering')}</legend>
             {draft.ordering.map((o, i) => (
               <div className="filter-row" key={i} role="group" aria-label={t('builder.orderN', { n: i + 1 })}>
-                <select aria-label={t('builder.orderField', { n: i + 1 })} value={o.field} onChange={(e) => update({ ordering: draft.ordering.map((x, j) => (j === i ? { ...x, field: e.target.value } : x)) })}>
+                <select aria-label={t('builder.orderField', { n: i + 1 })} aria-invalid={!fieldNames.includes(o.field)} value={o.field} onChange={(e) => update({ ordering: draft.ordering.map((x, j) => (j === i ? { ...x, field: e.target.value } : x)) })}>
+                  {!fieldNames.includes(o.field) && <option value={o.field}>{t('builder.unknownOption', { name: o.field })}</option>}
                   {fieldNames.map((n) => (
                     <option key={n} value={n}>
                       {n}
@@ -440,7 +460,7 @@ export function SearchBuilder() {
           <IssueList issues={allIssues} valid={valid} />
           <RequestPanel
             firstTab="json"
-            json={<TextEditor className="json-editor" value={json} onText={onJson} label={t('builder.jsonLabel')} />}
+            json={<TextEditor className="json-editor" value={broken?.text ?? json} onText={onJson} label={t('builder.jsonLabel')} />}
             url={ep.url}
             curl={{ method: 'POST', url: ep.url, body: request ?? candidate, instanceId: ep.instanceId }}
             copyJson={JSON.stringify(request ?? candidate, null, 2)}

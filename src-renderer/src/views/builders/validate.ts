@@ -10,6 +10,8 @@ export interface Issue {
   path: string;
   key: string;
   values?: Record<string, unknown>;
+  /** The line of text the issue is on, with the column (from 0) of the place to mark. */
+  marker?: { text: string; column: number };
 }
 
 export function zodIssues(error: z.ZodError): Issue[] {
@@ -112,4 +114,131 @@ export function validateSearch(r: ResourceDef, candidate: unknown): { request: S
     else if (rel.kind === 'belongsTo') issues.push({ path: `_relations.${i}`, key: 'validate.idRelation', values: { name: n } });
   });
   return { request: issues.length ? null : req, issues };
+}
+
+/**
+ * Where a text stops being JSON: the offset of the first character that cannot continue it (the
+ * text's length when it ends too early), or null when it is JSON. Its own scan, so the place is
+ * the same whatever engine runs the console.
+ */
+export function jsonErrorOffset(s: string): number | null {
+  let i = 0;
+  const fail = (at: number): never => {
+    throw new JsonStop(at);
+  };
+  const ws = () => {
+    while (i < s.length && ' \t\n\r'.includes(s[i]!)) i++;
+  };
+  const expect = (c: string) => (s[i] === c ? i++ : fail(i));
+  const str = () => {
+    expect('"');
+    while (i < s.length) {
+      const c = s[i]!;
+      if (c === '"') {
+        i++;
+        return;
+      }
+      if (c === '\\') {
+        const e = s[i + 1];
+        if (e === undefined) fail(s.length);
+        if (e === 'u') {
+          for (let k = 2; k < 6; k++) if (!/[0-9a-fA-F]/.test(s[i + k] ?? '')) fail(Math.min(i + k, s.length));
+          i += 6;
+        } else if ('"\\/bfnrt'.includes(e!)) i += 2;
+        else fail(i + 1);
+        continue;
+      }
+      if (c < ' ') fail(i);
+      i++;
+    }
+    fail(s.length);
+  };
+  const value = (): void => {
+    ws();
+    const c = s[i];
+    if (c === undefined) fail(i);
+    if (c === '{') {
+      i++;
+      ws();
+      if (s[i] === '}') {
+        i++;
+        return;
+      }
+      for (;;) {
+        ws();
+        str();
+        ws();
+        expect(':');
+        value();
+        ws();
+        if (s[i] === ',') i++;
+        else return void expect('}');
+      }
+    }
+    if (c === '[') {
+      i++;
+      ws();
+      if (s[i] === ']') {
+        i++;
+        return;
+      }
+      for (;;) {
+        value();
+        ws();
+        if (s[i] === ',') i++;
+        else return void expect(']');
+      }
+    }
+    if (c === '"') return str();
+    for (const word of ['true', 'false', 'null']) {
+      if (c === word[0]) {
+        for (let k = 0; k < word.length; k++) if (s[i + k] !== word[k]) fail(Math.min(i + k, s.length));
+        i += word.length;
+        return;
+      }
+    }
+    const num = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+    num.lastIndex = i;
+    const m = num.exec(s);
+    if (!m) fail(c === '-' ? i + 1 : i);
+    i += m![0].length;
+    // "1." or "1e": the part after the number's last complete piece is the mistake
+    if (s[i] === '.' || s[i] === 'e' || s[i] === 'E') fail(Math.min(i + 1, s.length));
+  };
+  try {
+    value();
+    ws();
+    if (i < s.length) fail(i);
+    return null;
+  } catch (e) {
+    if (e instanceof JsonStop) return e.at;
+    throw e;
+  }
+}
+
+class JsonStop {
+  constructor(readonly at: number) {}
+}
+
+/** The issue for text that is not JSON: line and column (from 1) and the line with a marker. */
+export function jsonIssue(text: string, fallback: string): Issue {
+  const at = jsonErrorOffset(text);
+  if (at === null) return { path: '', key: 'validate.json', values: { message: fallback } };
+  const start = text.lastIndexOf('\n', at - 1) + 1;
+  const endNl = text.indexOf('\n', at);
+  const lineText = text.slice(start, endNl < 0 ? text.length : endNl).replace(/\r$/, '');
+  const line = text.slice(0, start).split('\n').length;
+  const column = at - start + 1;
+  // A long line is shown around the place.
+  const from = Math.max(0, column - 1 - 40);
+  const to = Math.min(lineText.length, column - 1 + 30);
+  const shown = `${from > 0 ? '…' : ''}${lineText.slice(from, to)}${to < lineText.length ? '…' : ''}`;
+  const caret = column - 1 - from + (from > 0 ? 1 : 0);
+  const end = at >= text.length;
+  return {
+    path: '',
+    key: end ? 'validate.jsonEnd' : 'validate.jsonChar',
+    values: { line, column, char: text[at] ?? '' },
+    marker: { text: shown, column: caret },
+  };
 }
