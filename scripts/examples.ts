@@ -97,6 +97,7 @@ async function main(): Promise<void> {
   const enumField = (r: ResourceDef) => Object.entries(r.fields).find(([, d]) => d.enum)?.[0] ?? r.label;
 
   const mainId = srv.manager.list().find((i) => i.kind === 'main')?.id;
+  let downloadId: string | undefined;
   const later: [OperationDef, () => Input | Promise<Input>][] = [];
   const last: [OperationDef, () => Input | Promise<Input>][] = [];
   let jobId = '';
@@ -257,6 +258,17 @@ async function main(): Promise<void> {
         break;
       case 'console.export_link':
         await send(op, { query: { resource: 'findings', format: 'csv', columns: 'display_id,title,type' } });
+        break;
+      case 'console.export_ticket': {
+        const ex = await send(op, { body: { resource: 'incidents', format: 'csv', query: 'status=eq,new&order=-risklevel', columns: ['display_id', 'title', 'status'] } });
+        downloadId = (ex.answer as { id: string }).id;
+        break;
+      }
+      case 'console.export_download.get':
+        later.push([op, () => ({ params: { id: downloadId! } })]);
+        break;
+      case 'console.export_download.cancel':
+        last.push([op, () => ({ params: { id: downloadId! } })]);
         break;
       case 'console.people.list':
       case 'console.me.get':

@@ -2,7 +2,8 @@
 // key, opens one locked-down window on it, and hands the key to the page through the preload.
 // Electron's security checklist: contextIsolation, sandbox, no nodeIntegration, a strict
 // Content-Security-Policy, navigation and new windows blocked, permissions denied (but the
-// clipboard write of "copy as curl"), IPC senders checked, one instance, no remote content.
+// clipboard write of "copy as curl"), IPC senders checked, one instance, no remote content,
+// downloads only from the embedded server (exports).
 import { app, BrowserWindow, ipcMain, nativeTheme, safeStorage, session, shell, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import crypto from 'node:crypto';
 import path from 'node:path';
@@ -95,10 +96,20 @@ if (!app.requestSingleInstanceLock()) {
     const allowed = (perm: string, origin: string | undefined) => perm === 'clipboard-sanitized-write' && !!origin && isOwnUrl(origin.replace(/\/$/, ''));
     ses.setPermissionRequestHandler((wc, perm, cb, details) => cb(allowed(perm, details.requestingUrl ?? wc.getURL())));
     ses.setPermissionCheckHandler((_wc, perm, origin) => allowed(perm, origin));
-    // Only the embedded server, and the page's own in-memory URLs (data:, and blob: for exports
-    // saved through a download link), are ever loaded.
+    // Only the embedded server, and the page's own in-memory URLs (data:, and blob: of its own
+    // origin, e.g. the API reference's workers), are ever loaded.
     const loadable = (url: string) => isOwnUrl(url) || url.startsWith('devtools://') || url.startsWith('data:') || (!!server && url.startsWith(`blob:${server.main}/`));
     ses.webRequest.onBeforeRequest((details, cb) => cb({ cancel: !loadable(details.url) }));
+    // Exports are downloads from the embedded server (a single-use link the console follows): the
+    // file streams to disk through the system's save dialog, which offers the server's file name
+    // in the downloads folder. A download from anywhere else is refused.
+    ses.on('will-download', (e, item, wc) => {
+      if (!win || wc !== win.webContents || !isOwnUrl(item.getURL())) {
+        e.preventDefault();
+        return;
+      }
+      item.setSaveDialogOptions({ defaultPath: path.join(app.getPath('downloads'), path.basename(item.getFilename())) });
+    });
     ses.webRequest.onHeadersReceived((details, cb) => {
       const headers = { ...details.responseHeaders };
       if (isOwnUrl(details.url) && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-security-policy')) headers['Content-Security-Policy'] = [CSP];

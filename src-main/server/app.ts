@@ -4,7 +4,7 @@ import type { InstanceManager } from '../instances/manager';
 import { registerConsole } from './routes/console';
 import { registerMe } from './routes/people';
 import { registerSync } from './routes/sync';
-import { registerTransfer } from './routes/transfer';
+import { isTicketedExport, registerTransfer } from './routes/transfer';
 import { registerApi, rewriteAliases } from './api';
 import { createBaseApp, type BaseOptions } from './base';
 import type { Limits } from './limits';
@@ -29,7 +29,7 @@ export interface MainAppOptions {
 
 export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstance> {
   const app = createBaseApp({ logger: opts.logger, limits: opts.limits, serverFactory: opts.serverFactory, rewriteUrl: (req) => rewriteAliases(req.url ?? '/') });
-  installSecurity(app, { ...opts.auth, isPublic: (req) => isStaticRequest(req) || isReferenceRequest(req) });
+  installSecurity(app, { ...opts.auth, isPublic: (req) => isStaticRequest(req) || isReferenceRequest(req) || (!!opts.manager && isTicketedExport(req)) });
   registerOpenApi(app, { version: opts.deps.version, servers: opts.servers ?? (() => ({ main: 'http://127.0.0.1:9000', routing: 'http://127.0.0.1:9009' })) });
   registerApi(app, opts.deps);
   if (opts.manager) registerConsole(app, opts.manager);

@@ -9,6 +9,7 @@ import { ApiError } from '../../src-shared/errors';
 import { checkJsonDepth, JsonDepthError } from '../../src-shared/json';
 import { PLATFORM_VERSION } from '../../src-shared/version';
 import { LazySchema } from './contract';
+import { maskTicket } from './export-tickets';
 import { clientErrorAnswer, frameworkErrorAnswer, installErrorHandlers } from './errors';
 import { ByteBudget, MAX_HEADER_BYTES, MAX_PARAM_LENGTH, resolveLimits, type Limits } from './limits';
 
@@ -72,12 +73,23 @@ const isInjected = (req: FastifyRequest): boolean => '_lightMyRequest' in req.ra
 
 const hasBody = (req: FastifyRequest): boolean => req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
 
+/** A request as the log writes it: its URL with any download ticket masked. */
+function logRequest(req: FastifyRequest): Record<string, unknown> {
+  return { method: req.method, url: maskTicket(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+}
+
+/** Logger options with the request serializer above (a logger instance is taken as it is). */
+function loggerOf(logger: BaseOptions['logger']): BaseOptions['logger'] {
+  if (!logger || typeof logger !== 'object' || 'child' in logger) return logger ?? false;
+  return { ...logger, serializers: { req: logRequest, ...logger.serializers } };
+}
+
 export function createBaseApp(opts: BaseOptions = {}): FastifyInstance {
   const limits = resolveLimits(opts.limits);
   const app = Fastify({
     schemaController: { compilersFactory },
     ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
-    logger: opts.logger ?? false,
+    logger: loggerOf(opts.logger),
     bodyLimit: limits.bodyBytes,
     forceCloseConnections: true,
     rewriteUrl: opts.rewriteUrl,

@@ -1,6 +1,7 @@
 // What one request may take: body sizes, bodies read at once, nesting, time. Each limit is
 // refused with its own status in the error shape (README, "Limits").
 import { MAX_JSON_DEPTH } from '../../src-shared/json';
+import { EXPORT_TICKET_TTL_MS } from '../../src-shared/export-ticket';
 
 export interface Limits {
   /** Largest request body parsed in memory (JSON bodies, the routing port), in bytes: 413 above. */
@@ -17,6 +18,8 @@ export interface Limits {
   requestTimeoutMs: number;
   /** Time allowed to receive the headers, in ms: 408 after it. */
   headersTimeoutMs: number;
+  /** How long a download ticket (POST /console/v1/export/tickets) can be used, in ms: 401 after it. */
+  exportTicketMs: number;
 }
 
 const MiB = 1024 * 1024;
@@ -27,6 +30,7 @@ export const DEFAULT_LIMITS: Limits = {
   bodiesInFlightBytes: 32 * MiB,
   requestTimeoutMs: 10 * 60_000,
   headersTimeoutMs: 60_000,
+  exportTicketMs: EXPORT_TICKET_TTL_MS,
 };
 
 /** Node's own bound on the request line and headers together (HTTP 431 above it). */

@@ -216,10 +216,8 @@ function planExport(spec: ExportSpec): Plan {
  * Opens the export: checks the request (400 on a bad one), opens a read connection on `dbFile`,
  * counts the matches. Nothing is read until chunks() is iterated.
  */
-export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport {
+function checkedPlan(spec: ExportSpec) {
   const plan = planExport(spec);
-  const ext = spec.format;
-  const name = plan.entity?.path ?? plan.r.name;
   const relationNames = [...plan.load, ...(plan.idRels.length ? ['_relations'] : [])];
   const linkable = plan.shape === 'public' && spec.frontLinkBase && plan.entity;
   const allColumns = [...plan.fields.map((f) => f.name), ...relationNames, ...(linkable ? ['front_link'] : [])];
@@ -230,6 +228,18 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
   }
   if (spec.delimiter !== undefined && spec.delimiter.length !== 1) throw badRequest('delimiter should be one character');
   if (spec.withReferences && spec.format === 'csv') throw badRequest('records with their references are exported as json or ndjson, not csv');
+  return { plan, linkable, allColumns, columns };
+}
+
+/** Checks an export request as prepareExport would (400 on a bad one), without reading anything. */
+export function checkExport(spec: ExportSpec): void {
+  checkedPlan(spec);
+}
+
+export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport {
+  const { plan, linkable, allColumns, columns } = checkedPlan(spec);
+  const ext = spec.format;
+  const name = plan.entity?.path ?? plan.r.name;
   const { db } = openDatabase(dbFile, { readonly: true, create: false });
   const store = new Store(db);
   let open = true;

@@ -6,7 +6,7 @@ import { analystPatchSchema, peopleAnswerSchema, personInputSchema, personSchema
 import { instanceInputSchema, instancePatchSchema, instanceTestSchema, instanceViewSchema } from '../schemas/instances';
 import { routedElementSchema } from '../schemas/routing';
 import { STAT_BUCKETS, statsAnswerSchema } from '../schemas/stats';
-import { exportQuerySchema, exportRequestSchema, importQuerySchema, jobSchema, snapshotRequestSchema } from '../schemas/transfer';
+import { EXPORT_TICKET_TTL_MS, exportDownloadSchema, exportQuerySchema, exportRequestSchema, exportTicketSchema, importQuerySchema, jobSchema, snapshotRequestSchema } from '../schemas/transfer';
 import { errorAnswers } from './common';
 import { API_BASES, defineOperation, once, lazily } from './operation';
 import { standardQueryOf } from './public';
@@ -283,11 +283,63 @@ export const consoleOperations = once(() => {
           path: `${C}/export`,
           tag: 'transfer',
           summary: 'Export records (as a link)',
-          description: 'The same export as `POST /console/v1/export`, its parameters in the query: `search` as JSON text, `columns` comma-separated.',
+          description:
+            'The same export as `POST /console/v1/export`, its parameters in the query: `search` as JSON text, `columns` comma-separated. ' +
+            'Or `ticket` alone (from `POST /console/v1/export/tickets`): then no credentials are needed, so a browser can follow the link and save the file to disk; a ticket serves its own export once, before it expires (an unknown, used or expired ticket is 401).',
         },
         {
           query: () => exportQuerySchema,
           responses: () => ({ 200: exportAnswer(), ...errorAnswers(400, 401, 404, 500) }),
+        },
+      ),
+    ),
+    export_ticket: defineOperation(
+      lazily(
+        {
+          operationId: 'console.export_ticket',
+          method: 'POST',
+          path: `${C}/export/tickets`,
+          tag: 'transfer',
+          summary: 'A download link for an export',
+          description:
+            `Checks the export (the body of \`POST /console/v1/export\`) and answers a link that downloads it once without credentials, within ${EXPORT_TICKET_TTL_MS / 1000} s: a browser saves it to disk as it streams (\`Content-Disposition: attachment\`). ` +
+            'The ticket in the link is random and kept in the server’s memory only; `id` follows the download.',
+        },
+        {
+          body: () => exportRequestSchema,
+          responses: () => ({ 201: exportTicketSchema, ...errorAnswers(400, 401, 404, 500) }),
+        },
+      ),
+    ),
+    export_download_get: defineOperation(
+      lazily(
+        {
+          operationId: 'console.export_download.get',
+          method: 'GET',
+          path: `${C}/export/tickets/{id}`,
+          tag: 'transfer',
+          summary: 'How a ticket’s download goes',
+          description: 'Waiting for its link to be followed, running (records and bytes sent), done, failed, cancelled, or expired unused. Finished downloads are forgotten after ten minutes.',
+        },
+        {
+          params: () => z.object({ id: z.string().min(1).describe('the download (the `id` of the ticket’s answer)') }),
+          responses: () => ({ 200: exportDownloadSchema, ...errorAnswers(401, 404, 500) }),
+        },
+      ),
+    ),
+    export_download_cancel: defineOperation(
+      lazily(
+        {
+          operationId: 'console.export_download.cancel',
+          method: 'DELETE',
+          path: `${C}/export/tickets/{id}`,
+          tag: 'transfer',
+          summary: 'Cancel a ticket’s download',
+          description: 'A waiting ticket can no longer be used; a running download is ended (the browser sees it fail). Answers the download.',
+        },
+        {
+          params: () => z.object({ id: z.string().min(1).describe('the download') }),
+          responses: () => ({ 200: exportDownloadSchema, ...errorAnswers(401, 404, 500) }),
         },
       ),
     ),

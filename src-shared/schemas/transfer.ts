@@ -65,9 +65,16 @@ export const exportRequestSchema = z
   .meta({ id: 'ExportRequest' });
 export type ExportRequest = z.infer<typeof exportRequestSchema> & { search?: ExportSearch; query?: string };
 
-/** GET /console/v1/export: the same as query parameters (search as JSON text, columns comma-separated). */
+/**
+ * GET /console/v1/export: the same as query parameters (search as JSON text, columns
+ * comma-separated), or a download ticket alone (then no credentials are needed).
+ */
 export const exportQuerySchema = z.strictObject({
-  ...exportCommon,
+  ticket: z.string().min(1).max(200).optional().describe('a download ticket (POST /console/v1/export/tickets): the export it was issued for, without credentials; alone, once, before it expires'),
+  resource: exportCommon.resource.optional().describe(`${exportCommon.resource.description} (required without a ticket)`),
+  format: exportCommon.format.optional().describe('json, ndjson or csv (required without a ticket)'),
+  instance: exportCommon.instance,
+  delimiter: exportCommon.delimiter,
   search: z.string().optional().describe('the search request as JSON text'),
   query: z.string().optional().describe('public API standard filters as a query string'),
   columns: z.string().optional().describe('comma-separated fields'),
@@ -76,6 +83,41 @@ export const exportQuerySchema = z.strictObject({
 });
 
 const boolParam = z.enum(['true', 'false', '1', '0']).optional();
+
+export { EXPORT_TICKET_TTL_MS } from '../export-ticket';
+
+/** POST /console/v1/export/tickets: the link that downloads the export once. */
+export const exportTicketSchema = z
+  .strictObject({
+    id: z.string().describe('the download, to follow (GET /console/v1/export/tickets/{id}) or cancel; not the ticket'),
+    url: z.string().describe('the link: GET it once, without credentials, before expires_at (a browser saves the attachment to disk)'),
+    expires_at: z.string().describe('ISO timestamp after which the link is refused'),
+  })
+  .meta({ id: 'ExportTicket' });
+export type ExportTicket = z.infer<typeof exportTicketSchema>;
+
+export const DOWNLOAD_STATES = ['waiting', 'running', 'done', 'failed', 'cancelled', 'expired'] as const;
+export type DownloadState = (typeof DOWNLOAD_STATES)[number];
+
+/** GET /console/v1/export/tickets/{id}: how the download of a ticket goes. */
+export const exportDownloadSchema = z
+  .strictObject({
+    id: z.string(),
+    state: z.enum(DOWNLOAD_STATES).describe('waiting (the link not used yet), running, done, failed, cancelled, expired (never used)'),
+    resource: z.string(),
+    format: z.enum(EXPORT_FORMATS),
+    filename: z.string().nullable().describe('the file name the download was given, once it started'),
+    total: z.number().int().nullable().describe('records matching'),
+    expected: z.number().int().nullable().describe('records this export writes (total, or the page asked for)'),
+    rows: z.number().int().describe('records sent so far'),
+    bytes: z.number().int().describe('bytes sent so far'),
+    expires_at: z.string(),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'ExportDownload' });
+export type ExportDownload = z.infer<typeof exportDownloadSchema>;
 
 /** POST /console/v1/import query parameters (the body is the file itself). */
 export const importQuerySchema = z.strictObject({

@@ -13,12 +13,13 @@ export interface Served {
   db: string;
 }
 
-export async function startServe(extra: string[] = []): Promise<Served & { stop(): Promise<void> }> {
+/** `db`: a database made beforehand (default: a new one, seeded with the demo data). */
+export async function startServe(extra: string[] = [], db?: string): Promise<Served & { stop(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-e2e-'));
   const apiKey = crypto.randomBytes(16).toString('hex');
   const child = spawn(
     process.execPath,
-    ['out/main/cli.js', 'serve', '--db', path.join(dir, 'e2e.sqlite'), '--port', '0', '--routing-port', '0', '--api-key', apiKey, ...extra],
+    ['out/main/cli.js', 'serve', '--db', db ?? path.join(dir, 'e2e.sqlite'), '--port', '0', '--routing-port', '0', '--api-key', apiKey, ...extra],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';

@@ -8,6 +8,10 @@
 //   POST   /console/v1/export    {resource, format, search | query, columns, instance, ...}
 //   GET    /console/v1/export?resource=&format=&search=<json>&query=<string>&columns=a,b
 //          streamed download (Content-Disposition); a client that goes away stops it
+//   POST   /console/v1/export/tickets  {same body as POST /export} -> {id, url, expires_at}: a link
+//          (GET /console/v1/export?ticket=) a browser follows without credentials, once, within 60 s
+//   GET    /console/v1/export/tickets/:id   that download: waiting, running (rows, bytes), done, ...
+//   DELETE /console/v1/export/tickets/:id   cancels it
 //   POST   /console/v1/snapshot  {url, api_key | instance, name, db_file, per_page}  -> a job
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,8 +23,8 @@ import { consoleOperations } from '../../../src-shared/contract/index';
 import { ApiError, badRequest, conflict, ERR, notFound } from '../../../src-shared/errors';
 import { exportSearchSchema, type ExportRequest } from '../../../src-shared/schemas/transfer';
 import type { InstanceInfo, InstanceManager } from '../../instances/manager';
-import { TransferError } from '../../transfer/errors';
-import { prepareExport } from '../../transfer/export';
+import { checkExport, prepareExport, type ExportSpec } from '../../transfer/export';
+import { CancelledError, TransferError } from '../../transfer/errors';
 import { resolveKind } from '../../transfer/import';
 import { importInThread } from '../../transfer/import-thread';
 import { JobRegistry } from '../../transfer/jobs';
@@ -29,6 +33,7 @@ import { serve } from '../contract';
 import { JsonDepthError, parseJson } from '../../../src-shared/json';
 import type { ApiDeps } from '../deps';
 import { sendError } from '../errors';
+import { ExportTickets, type TicketRefusal } from '../export-tickets';
 import { CONSOLE_URL } from './console';
 import { frontLinkBase } from './public';
 
@@ -38,6 +43,20 @@ export interface TransferDeps {
 }
 
 const truthy = (v: string | undefined): boolean => v === '1' || v === 'true';
+
+const TICKET_REFUSALS: Record<TicketRefusal, string> = {
+  unknown: 'unknown download ticket',
+  used: 'the download ticket was already used',
+  expired: 'the download ticket has expired',
+};
+
+/**
+ * A GET of the export that carries a ticket: let through without credentials (the handler takes
+ * the ticket, or refuses it with 401). Told from the route the request matched.
+ */
+export function isTicketedExport(req: FastifyRequest): boolean {
+  return req.method === 'GET' && req.routeOptions.config?.operationId === 'console.export_link' && typeof (req.query as { ticket?: unknown } | undefined)?.ticket === 'string';
+}
 
 const uploadTooLarge = (max: number): ApiError => new ApiError(413, `the upload is larger than ${max} bytes (the server's import limit)`);
 
@@ -208,30 +227,69 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
   });
 
   // ------------------------------------------------------------------------------ export
-  const runExport = async (req: FastifyRequest, reply: FastifyReply, spec: ExportRequest) => {
-    const { file } = localTarget(spec.instance);
-    const ex = prepareExport(file, {
-      resource: spec.resource,
-      format: spec.format,
-      search: spec.search,
-      query: spec.query,
-      columns: spec.columns,
-      delimiter: spec.delimiter,
-      bom: spec.bom,
-      withReferences: spec.with_references,
-      frontLinkBase: frontLinkBase(req),
-    });
+  const tickets = new ExportTickets(app.limits.exportTicketMs);
+  app.addHook('onClose', async () => tickets.close());
+
+  const exportSpec = (req: FastifyRequest, spec: ExportRequest): ExportSpec => ({
+    resource: spec.resource,
+    format: spec.format,
+    search: spec.search,
+    query: spec.query,
+    columns: spec.columns,
+    delimiter: spec.delimiter,
+    bom: spec.bom,
+    withReferences: spec.with_references,
+    frontLinkBase: frontLinkBase(req),
+  });
+
+  /** Streams the export; `download` is the ticket's download it serves (followed: rows, bytes, end). */
+  const runExport = async (req: FastifyRequest, reply: FastifyReply, spec: ExportRequest, download?: string) => {
+    let ex: ReturnType<typeof prepareExport>;
+    try {
+      const { file } = localTarget(spec.instance);
+      ex = prepareExport(file, exportSpec(req, spec));
+    } catch (e) {
+      if (download) tickets.finish(download, 'failed', (e as Error).message);
+      throw e;
+    }
     const controller = new AbortController();
-    const stream = Readable.from(ex.chunks(controller.signal), { objectMode: false });
+    let rows = 0;
+    let bytes = 0;
+    async function* followed(): AsyncGenerator<Buffer> {
+      for await (const b of ex.chunks(controller.signal, (n) => (rows = n))) {
+        bytes += b.length;
+        tickets.progress(download!, rows, bytes);
+        yield b;
+      }
+    }
+    const stream = Readable.from(download ? followed() : ex.chunks(controller.signal), { objectMode: false });
     // A client that goes away ends the export: the generator returns and its read transaction ends.
     const stop = () => {
       if (reply.raw.writableFinished) return;
       controller.abort();
       stream.destroy();
     };
-    reply.raw.on('close', stop);
-    stream.on('error', () => ex.close());
+    reply.raw.on('close', () => {
+      if (download) tickets.finish(download, reply.raw.writableFinished ? 'done' : 'cancelled');
+      stop();
+    });
+    stream.on('error', (e) => {
+      if (download && !(e instanceof CancelledError)) tickets.finish(download, 'failed', e.message);
+      ex.close();
+    });
     stream.on('close', () => ex.close());
+    if (download) {
+      tickets.started(download, {
+        filename: ex.filename,
+        total: ex.total,
+        expected: ex.rows,
+        // A cancel from the console: the browser sees the download fail.
+        stop: () => {
+          stop();
+          reply.raw.destroy();
+        },
+      });
+    }
     return reply
       .header('content-type', ex.contentType)
       .header('content-disposition', `attachment; filename="${ex.filename}"`)
@@ -241,8 +299,39 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
       .send(stream);
   };
   serve(app, ops.export, async (req, reply) => runExport(req, reply, req.body));
+  serve(app, ops.export_ticket, async (req, reply) => {
+    // Checked now, so that a link is only made for an export that can run.
+    localTarget(req.body.instance);
+    checkExport(exportSpec(req, req.body));
+    const t = tickets.issue(req.body);
+    return reply
+      .code(201)
+      .header('cache-control', 'no-store')
+      .send({ id: t.id, url: `${frontLinkBase(req)}${CONSOLE_URL}/export?ticket=${t.ticket}`, expires_at: t.expiresAt });
+  });
+  serve(app, ops.export_download_get, async (req) => {
+    const v = tickets.view(req.params.id);
+    if (!v) throw notFound();
+    return v;
+  });
+  serve(app, ops.export_download_cancel, async (req) => {
+    const v = tickets.cancel(req.params.id);
+    if (!v) throw notFound();
+    return v;
+  });
   serve(app, ops.export_link, async (req, reply) => {
       const qy = req.query;
+      if (qy.ticket !== undefined) {
+        const others = Object.entries(qy)
+          .filter(([k, v]) => k !== 'ticket' && v !== undefined)
+          .map(([k]) => k);
+        if (others.length) throw badRequest(`a ticket stands for the export it was made for: give it alone, without ${others.join(', ')}`);
+        const r = tickets.redeem(qy.ticket);
+        if (!r.ok) return sendError(reply, 401, TICKET_REFUSALS[r.why]);
+        return runExport(req, reply, r.request, r.id);
+      }
+      if (qy.resource === undefined) throw badRequest('resource should not be empty');
+      if (qy.format === undefined) throw badRequest('format should be one of json, ndjson, csv');
       let search: ExportRequest['search'];
       if (qy.search !== undefined) {
         let parsed: unknown;

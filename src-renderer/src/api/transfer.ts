@@ -1,7 +1,7 @@
 // The console's transfer endpoints: an upload sent as the request body (the File or Blob itself,
-// streamed by the browser), the import job watched and cancelled, and an export read as a
-// stream with its progress (bytes, and rows against X-Total-Count / X-Export-Rows).
-import { jobSchema, type ExportFormat, type ExportRequest, type JobView, type TransferErrorView } from '../../../src-shared/schemas/transfer';
+// streamed by the browser), the import job watched and cancelled, and an export downloaded by the
+// browser through a single-use link, its progress read from the server.
+import { jobSchema, type ExportDownload, type ExportRequest, type ExportTicket, type JobView, type TransferErrorView } from '../../../src-shared/schemas/transfer';
 import { ApiFailure, MAIN, type Api } from './client';
 
 export const CONSOLE = '/console/v1';
@@ -93,121 +93,36 @@ export function reasonOf(e: TransferErrorView): string {
 }
 
 // ------------------------------------------------------------------------------------ export
+//
+// An export is a real download: the console asks for a single-use link to it (a ticket, with its
+// key), then follows the link with a download link, so the browser (or the desktop app) writes the
+// file to disk as it streams and the page never holds it. Its progress is read from the server.
+
+/** A single-use link to an export, valid for a minute, and the id that follows its download. */
+export async function exportTicket(api: Api, body: ExportRequest, signal?: AbortSignal): Promise<ExportTicket> {
+  return api.op<ExportTicket>(MAIN, 'console.export_ticket', { body, signal });
+}
+
+export async function exportDownload(api: Api, id: string, signal?: AbortSignal): Promise<ExportDownload> {
+  return api.op<ExportDownload>(MAIN, 'console.export_download.get', { params: { id }, signal });
+}
+
+/** Ends the download on the server (the browser sees it fail) or voids its unused link. */
+export async function cancelDownload(api: Api, id: string): Promise<ExportDownload> {
+  return api.op<ExportDownload>(MAIN, 'console.export_download.cancel', { params: { id } });
+}
 
 /**
- * Counts the records of an export as its bytes arrive: NDJSON lines; JSON lines (the export
- * writes one record per line between a head and a tail line); CSV lines outside quoted cells,
- * less the header row. Works on bytes: '\n' and '"' never occur inside a UTF-8 sequence.
+ * Follows a link as a download: the server names the file (Content-Disposition: attachment), the
+ * browser saves it to its downloads and the page stays where it is.
  */
-export class RowCounter {
-  private lines = 0;
-  private quoted = false;
-  private last = -1;
-
-  constructor(private readonly format: ExportFormat) {}
-
-  push(bytes: Uint8Array): void {
-    if (this.format === 'csv') {
-      for (let i = 0; i < bytes.length; i++) {
-        const b = bytes[i]!;
-        if (b === 0x22) this.quoted = !this.quoted;
-        else if (b === 0x0a && !this.quoted) this.lines++;
-      }
-    } else {
-      for (let i = bytes.indexOf(0x0a); i >= 0; i = bytes.indexOf(0x0a, i + 1)) this.lines++;
-    }
-    if (bytes.length) this.last = bytes[bytes.length - 1]!;
-  }
-
-  /** Records seen so far (JSON: a record counts once its line has begun). */
-  rows(): number {
-    switch (this.format) {
-      case 'ndjson':
-        return this.lines;
-      case 'csv':
-        return Math.max(0, this.lines - 1);
-      case 'json':
-        return Math.max(0, this.lines - (this.last === 0x0a ? 2 : 0));
-    }
-  }
-}
-
-export function filenameOf(disposition: string | null, fallback: string): string {
-  if (!disposition) return fallback;
-  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition);
-  if (star) {
-    try {
-      return decodeURIComponent(star[1]!.trim());
-    } catch {
-      // fall through to the plain form
-    }
-  }
-  const plain = /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;]+)/.exec(disposition);
-  const name = (plain?.[1] ?? plain?.[2])?.trim();
-  return name ? name.replace(/[\\/]/g, '_') : fallback;
-}
-
-export interface ExportProgress {
-  bytes: number;
-  rows: number;
-  /** Matches (X-Total-Count). */
-  total: number | null;
-  /** Rows this export writes (X-Export-Rows): the total, or the page asked for. */
-  expected: number | null;
-}
-
-export interface ExportResult extends ExportProgress {
-  blob: Blob;
-  filename: string;
-}
-
-/** Streams POST /console/v1/export into a Blob, reporting progress; the signal cancels it. */
-export async function downloadExport(api: Api, body: ExportRequest, signal: AbortSignal, onProgress: (p: ExportProgress) => void): Promise<ExportResult> {
-  const res = await fetch(`${CONSOLE}/export`, {
-    method: 'POST',
-    headers: { PgrApiKey: api.apiKey, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-    signal,
-  });
-  if (!res.ok) throw await failure(res);
-  const num = (h: string) => {
-    const v = res.headers.get(h);
-    return v === null || v === '' || !Number.isFinite(Number(v)) ? null : Number(v);
-  };
-  const p: ExportProgress = { bytes: 0, rows: 0, total: num('x-total-count'), expected: num('x-export-rows') };
-  const filename = filenameOf(res.headers.get('content-disposition'), `${body.resource}.${body.format}`);
-  const type = res.headers.get('content-type') ?? 'application/octet-stream';
-  onProgress({ ...p });
-  const counter = new RowCounter(body.format);
-  const chunks: Uint8Array<ArrayBuffer>[] = [];
-  const reader = res.body!.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      counter.push(value);
-      p.bytes += value.length;
-      p.rows = Math.min(counter.rows(), p.expected ?? Infinity);
-      onProgress({ ...p });
-    }
-  } finally {
-    reader.releaseLock();
-  }
-  p.rows = counter.rows();
-  return { ...p, blob: new Blob(chunks, { type }), filename };
-}
-
-/** Saves a Blob under a file name (an <a download> link: the browser's or the desktop app's save). */
-export function saveBlob(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
+export function followDownload(url: string): void {
   const a = document.createElement('a');
   a.href = url;
-  a.download = filename;
+  a.download = '';
   a.rel = 'noopener';
   a.style.display = 'none';
   document.body.append(a);
   a.click();
   a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

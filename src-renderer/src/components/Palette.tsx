@@ -11,6 +11,7 @@ import { sortByText } from '../i18n/format';
 import { navigate } from '../router';
 import { useInstances } from '../state/instances';
 import { useUi } from '../state/ui';
+import { displayName } from '../lib/instanceName';
 
 /** Ranks exact words first, then words starting with what was typed, then any substring. */
 export function paletteScore(value: string, search: string, keywords: readonly string[] = []): number {
@@ -104,12 +105,12 @@ export function Palette() {
       (i): Entry => ({
         key: `instance:${i.id}`,
         group: 'instances',
-        value: `instance ${i.id} ${i.name}`,
+        value: `instance ${i.id} ${i.name} ${displayName(i, t)}`,
         onSelect: () => {
           select(i.id);
           close();
         },
-        content: t('palette.switchTo', { name: i.name }),
+        content: t('palette.switchTo', { name: displayName(i, t) }),
       }),
     ),
     ...resources.map(

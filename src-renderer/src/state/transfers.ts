@@ -2,12 +2,12 @@
 // upload (the file itself as the request body; several files bundled into one .zip so they are
 // imported together, all or nothing), the job's progress polled until it ends, and the summary
 // or the refusal. Cancel aborts an upload in flight and cancels the job (the import rolls back).
-// Exports: each a streamed download with its progress, cancellable, saved under the server's
-// file name.
+// Exports: each a download the browser writes to disk under the server's file name (through a
+// single-use link), its progress (rows, bytes) read from the server, cancellable.
 import { create } from 'zustand';
 import type { ExportRequest, ImportSummary, JobView, TransferErrorView } from '../../../src-shared/schemas/transfer';
 import { ApiFailure, isAbort } from '../api/client';
-import { cancelJob, downloadExport, getJob, saveBlob, startImport, type ImportParams } from '../api/transfer';
+import { cancelDownload, cancelJob, exportDownload, exportTicket, followDownload, getJob, startImport, type ImportParams } from '../api/transfer';
 import { i18n } from '../i18n';
 import { zipFiles, ZIP_MAX_BYTES } from '../lib/zip';
 import { useChanges } from './changes';
@@ -182,6 +182,10 @@ export function mergeSummaries(results: readonly JobView[]): ImportSummary | nul
 
 let exportSeq = 0;
 const exportCtl = new Map<number, AbortController>();
+/** The server's download id of each export in progress. */
+const exportDownloads = new Map<number, string>();
+/** How often a download's progress is asked for. */
+const DOWNLOAD_POLL_MS = 250;
 
 export const useTransfers = create<TransfersState>((set, get) => {
   const patch = (p: Partial<ImportTask>) => {
@@ -393,19 +397,33 @@ export const useTransfers = create<TransfersState>((set, get) => {
       const prev = get().exports;
       set({ exports: [...prev.filter((x) => x.state === 'running'), ...prev.filter((x) => x.state !== 'running').slice(-2), entry] });
       const update = (p: Partial<ExportTask>) => set({ exports: get().exports.map((x) => (x.id === id ? { ...x, ...p } : x)) });
-      let last = 0;
+      let download: string | null = null;
       try {
-        const res = await downloadExport(api, req, ctl.signal, (p) => {
-          const now = performance.now();
-          if (now - last < 80 && p.bytes !== 0) return;
-          last = now;
-          update({ bytes: p.bytes, rows: p.rows, total: p.total, expected: p.expected });
-        });
-        saveBlob(res.blob, res.filename);
-        update({ state: 'done', bytes: res.bytes, rows: res.rows, total: res.total, expected: res.expected, filename: res.filename });
-        setTimeout(() => get().dismissExport(id), 10_000);
+        const ticket = await exportTicket(api, req, ctl.signal);
+        download = ticket.id;
+        exportDownloads.set(id, ticket.id);
+        if (ctl.signal.aborted) throw new DOMException('aborted', 'AbortError');
+        followDownload(ticket.url);
+        // The browser writes the file; the server says how far it has sent it.
+        for (;;) {
+          await sleep(DOWNLOAD_POLL_MS);
+          const v = await exportDownload(api, ticket.id);
+          update({ rows: v.rows, bytes: v.bytes, total: v.total, expected: v.expected, filename: v.filename });
+          if (v.state === 'waiting' || v.state === 'running') continue;
+          if (v.state === 'done') {
+            update({ state: 'done' });
+            setTimeout(() => get().dismissExport(id), 10_000);
+          } else if (v.state === 'cancelled') {
+            update({ state: 'cancelled' });
+            setTimeout(() => get().dismissExport(id), 6_000);
+          } else {
+            update({ state: 'failed', error: v.error ?? i18n.t(v.state === 'expired' ? 'exports.notStarted' : 'exports.failedUnknown') });
+          }
+          return;
+        }
       } catch (e) {
         if (isAbort(e) || ctl.signal.aborted) {
+          if (download) void cancelDownload(api, download).catch(() => undefined);
           update({ state: 'cancelled' });
           setTimeout(() => get().dismissExport(id), 6_000);
         } else {
@@ -414,11 +432,16 @@ export const useTransfers = create<TransfersState>((set, get) => {
         }
       } finally {
         exportCtl.delete(id);
+        exportDownloads.delete(id);
       }
     },
 
     cancelExport(id) {
+      const api = useSession.getState().api;
+      const download = exportDownloads.get(id);
       exportCtl.get(id)?.abort();
+      // The server ends the stream; the watch above then reads "cancelled".
+      if (api && download) void cancelDownload(api, download).catch(() => undefined);
     },
 
     dismissExport(id) {
