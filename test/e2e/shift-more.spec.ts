@@ -221,6 +221,7 @@ test('a bulk status change cancelled while it runs: part changed with its status
 });
 
 test('jump to an incident by its number from the search box and the palette; an unknown number is not found; the palette ranks exact words first and runs Undo', async ({ page, served }, testInfo) => {
+  test.setTimeout(120_000);
   const all = await incidents(served);
   const target = all.items.find((i) => i.display_id === 398)!;
   const other = all.items.find((i) => i.display_id === 397)!;
