@@ -1,5 +1,6 @@
 // Both languages are complete: the same keys (plural keys in the forms each language needs),
 // no empty strings, the same interpolation variables.
+import { fieldsOf, RESOURCES } from '../../src-shared/resources/index';
 import { EN as en, RU as ru } from '../../src-renderer/src/i18n/catalog';
 import { expect, test } from './fixtures';
 
@@ -41,4 +42,18 @@ test('English and Russian have the same strings, with every plural form and the 
   check('ru', r, e);
   // Status names and risk bands are translated, not copied.
   for (const k of [...e.keys()].filter((k) => k.startsWith('status.') || k.startsWith('risk.'))) expect(r.get(k)).not.toBe(e.get(k));
+});
+
+test('no two fields of a resource, and no two columns of the incident list, share a label in either language', () => {
+  for (const [lang, catalog] of [['en', flatten(en)], ['ru', flatten(ru)]] as const) {
+    const label = (name: string) => catalog.get(`fields.${name}`) ?? name;
+    for (const r of RESOURCES) {
+      const labels = fieldsOf(r).map((f) => label(f.name));
+      const twice = labels.filter((l, i) => labels.indexOf(l) !== i);
+      expect(twice, `${lang}: ${r.name}`).toEqual([]);
+    }
+    // The incident list's own columns, as the columns dialog lists them.
+    const incidentColumns = ['title', 'status', 'risk', 'asset', 'owner', 'group', 'finding', 'created_at', 'updated_at', 'acknowledged_at', 'reopened_at', 'alert_type', 'c_occurrence_count', 'c_reopened_count', 'immediate_action_score', 'external', 'customer_created', 'itsm_sync_status'].map(label);
+    expect(new Set(incidentColumns).size, `${lang}: ${incidentColumns.join(', ')}`).toBe(incidentColumns.length);
+  }
 });

@@ -10,6 +10,7 @@ import { useInstances } from '../state/instances';
 import { useQuery } from '../state/triage';
 import { useUi } from '../state/ui';
 import { DM } from './Menu';
+import { displayName } from '../lib/instanceName';
 
 const FORMATS: ExportFormat[] = ['json', 'ndjson', 'csv'];
 
@@ -74,9 +75,9 @@ export function ExportMenu({ source: given, disabledReason, incidents }: { sourc
           )}
           {targets.map((target) =>
             many ? (
-              <DM.Group key={target.id} aria-label={target.name} className="menu-group">
+              <DM.Group key={target.id} aria-label={displayName(target, t)} className="menu-group">
                 <DM.Label className="menu-group-head">
-                  <span>{target.name}</span>
+                  <span>{displayName(target, t)}</span>
                   {!target.exportable && (
                     <span className="tag" title={t('exports.remoteHint')}>
                       {t('instances.kind.remote')}

@@ -11,6 +11,7 @@ import { useInstances } from '../state/instances';
 import { FINISHED, IMPORT_ACCEPT, mergeSummaries, useTransfers, type ImportTask } from '../state/transfers';
 import { useUi } from '../state/ui';
 import { Dialog } from './Dialog';
+import { displayName } from '../lib/instanceName';
 
 let pickerInput: HTMLInputElement | null = null;
 
@@ -174,7 +175,7 @@ function Options({ task, formId }: { task: ImportTask; formId: string }) {
             <select aria-label={t('import.existingInstance')} value={o.instance} onChange={(e) => setOptions({ instance: e.target.value })}>
               {locals.map((i) => (
                 <option key={i.id} value={i.kind === 'main' ? 'main' : i.id}>
-                  {i.name} — {t(`instances.kind.${i.kind}`)}
+                  {displayName(i, t)} — {t(`instances.kind.${i.kind}`)}
                 </option>
               ))}
             </select>

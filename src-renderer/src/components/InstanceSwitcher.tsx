@@ -3,6 +3,7 @@
 // lists, "Check again" (a real test of each instance now) and "Manage instances…".
 import { useState } from 'react';
 import { useI18n } from '../i18n';
+import { displayName } from '../lib/instanceName';
 import { formatNumber } from '../i18n/format';
 import { healthOf, useInstances } from '../state/instances';
 import { useUi } from '../state/ui';
@@ -10,10 +11,7 @@ import { HealthDot } from './Badges';
 import { SyncCount } from '../views/changes/marks';
 import { DM } from './Menu';
 
-/** An instance's name; the main one's default name in the console's language. */
-export function displayName(i: { kind: string; name: string }, t: (k: string) => string): string {
-  return i.kind === 'main' && i.name === 'Main' ? t('instances.main') : i.name;
-}
+export { displayName } from '../lib/instanceName';
 
 export function InstanceSwitcher() {
   const { t, lang } = useI18n();

@@ -15,7 +15,7 @@ import { displayName } from './InstanceSwitcher';
 function Row({ i }: { i: InstanceView }) {
   const { t, lang } = useI18n();
   const health = useInstances((s) => s.health[i.id]);
-  const [name, setName] = useState(i.name);
+  const [name, setName] = useState(i.kind === 'main' ? displayName(i, t) : i.name);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState(false);
@@ -36,7 +36,7 @@ function Row({ i }: { i: InstanceView }) {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          if (name.trim() && name.trim() !== i.name) void act(() => useInstances.getState().update(i.id, { name: name.trim() }));
+          if (i.kind !== 'main' && name.trim() && name.trim() !== i.name) void act(() => useInstances.getState().update(i.id, { name: name.trim() }));
         }}
       >
         <input aria-label={t('instances.nameOf', { name: displayName(i, t) })} value={name} onChange={(e) => setName(e.target.value)} disabled={i.kind === 'main'} />

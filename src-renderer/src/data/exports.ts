@@ -3,12 +3,13 @@
 // to one instance; "All instances" exports instance by instance, local ones only (a remote one
 // is exported after a snapshot).
 import type { ExportFormat, ExportRequest } from '../../../src-shared/schemas/transfer';
-import type { Lang } from '../i18n';
+import { i18n, type Lang } from '../i18n';
 import { useInstances } from '../state/instances';
 import { useTransfers } from '../state/transfers';
 
 export type { CsvOptions, Delimiter, ExportColumn, ExportSource, ExportTarget } from './exportTypes';
 import type { CsvOptions, Delimiter, ExportSource, ExportTarget } from './exportTypes';
+import { displayName } from '../lib/instanceName';
 
 /** The instances an export can go to under the current selection (several for "All instances"). */
 export function exportTargets(): ExportTarget[] {
@@ -67,5 +68,5 @@ export function defaultColumns(src: ExportSource): string[] {
 }
 
 export function runExport(src: ExportSource, format: ExportFormat, target: ExportTarget, csv?: CsvOptions): void {
-  void useTransfers.getState().startExport(requestOf(src, format, target, csv), { title: src.title, instanceName: target.name });
+  void useTransfers.getState().startExport(requestOf(src, format, target, csv), { title: src.title, instanceName: displayName(target, i18n.t) });
 }

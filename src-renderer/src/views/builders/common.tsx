@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { ResourceDef } from '../../../../src-shared/resources/index';
 import { DataTable, registerColumns } from '../../components/DataTable';
 import { StaticSource, failureText, type Row } from '../../data/source';
+import { displayName } from '../../lib/instanceName';
 import { useI18n } from '../../i18n';
 import { formatDateTime, formatNumber, sortByText } from '../../i18n/format';
 import { instancesOf, targetOf, useInstances } from '../../state/instances';
@@ -211,7 +212,7 @@ export function useBuilderRun(fetchPage: (api: NonNullable<ReturnType<typeof use
         key: `${Date.now()}`,
         rows: parts.flatMap((p, i) => (pages[i] ? pages[i]!.items.map((it) => ({ ...it, _instance: p.tag }) as Row) : [])),
         total: pages.reduce((n, page) => n + (page ? page.total : 0), 0),
-        parts: selected === 'all' ? parts.map((p, i) => ({ name: p.tag.name, total: pages[i]?.total ?? null, error: 'error' in p ? p.error : undefined })) : undefined,
+        parts: selected === 'all' ? parts.map((p, i) => ({ id: p.tag.id, name: p.tag.name, total: pages[i]?.total ?? null, error: 'error' in p ? p.error : undefined })) : undefined,
         ms: performance.now() - started,
       });
     } catch (e) {
@@ -230,7 +231,7 @@ export interface RunResult {
   rows: Row[];
   total: number;
   /** Per-instance answers of a fan-out. */
-  parts?: { name: string; total: number | null; error?: string }[];
+  parts?: { id: string; name: string; total: number | null; error?: string }[];
   ms: number;
 }
 
@@ -251,7 +252,7 @@ export function Results(props: { resource: ResourceDef; linkResource: string; ta
         {props.result && <span className="muted">{t('builder.took', { ms: formatNumber(lang, props.result.ms, 0) })}</span>}
         {props.result?.parts?.map((p) => (
           <span key={p.name} className={p.error ? 'error' : 'muted'}>
-            {p.name}: {p.error ?? formatNumber(lang, p.total ?? 0)}
+            {displayName(p, t)}: {p.error ?? formatNumber(lang, p.total ?? 0)}
           </span>
         ))}
         <span className="spacer" />

@@ -19,6 +19,7 @@ import { useSession } from '../../state/session';
 import { EMPTY_SELECTION, useTriage } from '../../state/triage';
 import { toSearchFilters, toSearchRequest, queryKey, type GroupField, type IncidentQuery } from './query';
 import type { SearchFilter } from '../../../../src-shared/schemas/search';
+import { displayName } from '../../lib/instanceName';
 
 interface Group {
   instance: InstanceTag;
@@ -119,7 +120,7 @@ export function GroupedList(props: { view: string; query: IncidentQuery; field: 
                 <span className="group-label">
                   <GroupLabel field={props.field} g={g} />
                 </span>
-                {props.view === 'all' && <span className="tag">{g.instance.name}</span>}
+                {props.view === 'all' && <span className="tag">{displayName(g.instance, t)}</span>}
                 <span className="count-pill" data-testid="group-count">
                   {formatNumber(lang, g.count)}
                 </span>

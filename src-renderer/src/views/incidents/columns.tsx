@@ -9,6 +9,7 @@ import type { Row } from '../../data/source';
 import type { Lang } from '../../i18n';
 import { formatDateTime, formatNumber } from '../../i18n/format';
 import { groupName, personName } from '../../state/people';
+import { displayName } from '../../lib/instanceName';
 
 /** Fields a column needs from the server besides ROW_FIELDS. */
 export const COLUMN_FIELDS: Record<string, string[]> = {
@@ -144,7 +145,7 @@ export function incidentColumns(t: TFunction, lang: Lang, withInstance: boolean)
       defaultVisible: false,
       render: (r) => <span className="mono">{formatDateTime(lang, r.reopened_at as string)}</span>,
     },
-    { id: 'alert_type', header: t('fields.alert_type'), size: 110, sortable: true, defaultVisible: false, render: (r) => text(r.alert_type) },
+    { id: 'alert_type', header: t('fields.alert_type'), size: 110, sortable: true, defaultVisible: false, render: (r) => (r.alert_type ? t(`alertTypes.${String(r.alert_type)}`, { defaultValue: String(r.alert_type) }) : text(r.alert_type)) },
     {
       id: 'c_occurrence_count',
       header: t('fields.c_occurrence_count'),
@@ -180,7 +181,7 @@ export function incidentColumns(t: TFunction, lang: Lang, withInstance: boolean)
     { id: 'itsm_sync_status', header: t('fields.itsm_sync_status'), size: 110, sortable: true, defaultVisible: false, render: (r) => text(r.itsm_sync_status) },
   ];
   if (withInstance) {
-    cols.splice(1, 0, { id: 'instance', header: t('fields.instance'), size: 120, render: (r) => <span className="tag">{r._instance.name}</span> });
+    cols.splice(1, 0, { id: 'instance', header: t('fields.instance'), size: 120, render: (r) => <span className="tag">{displayName(r._instance, t)}</span> });
   }
   return cols;
 }

@@ -4,6 +4,7 @@ import { fieldsOf, getResource, type FieldInfo, type ResourceDef } from '../../.
 import { riskBand } from '../../../../src-shared/resources/fields';
 import { RiskPill, StatusPill } from '../../components/Badges';
 import type { ColumnSpec } from '../../components/DataTable';
+import { displayName } from '../../lib/instanceName';
 import { LabelCell } from '../../components/Label';
 import type { Row } from '../../data/source';
 import type { Lang } from '../../i18n';
@@ -16,13 +17,39 @@ export function fieldLabel(t: TFunction, name: string): string {
 
 export { recordHref } from '../../lib/links';
 
+/** Which catalog names the values of a field (`resource.field`, or `field` on every resource). */
+const VALUE_NAMES: Record<string, string> = {
+  alert_type: 'alertTypes',
+  'service_assets.type': 'assetTypes',
+  'public:serviceAssets.type': 'assetTypes',
+  'agents.status': 'agentStatuses',
+  'custom_fields.field_type': 'customFieldTypes',
+  'occurrences.event_type': 'eventTypes',
+  'findings.type': 'findingTypes',
+  'public:findings.type': 'findingTypes',
+  throughput_period: 'throughputPeriods',
+};
+
+/** Resources whose `status` (and `previous_status`) is an incident status. */
+const INCIDENT_STATUS_FIELDS: Record<string, readonly string[]> = {
+  service_asset_findings: ['status'],
+  'public:incidents': ['status'],
+  service_asset_finding_status_changes: ['status', 'previous_status'],
+};
+
+/** A value in the console's language where the console knows it (asset types, alert types...), else as stored. */
+export function valueLabel(t: TFunction, resource: string, field: string, value: string): string {
+  const ns = VALUE_NAMES[`${resource}.${field}`] ?? VALUE_NAMES[field];
+  return ns ? t(`${ns}.${value}`, { defaultValue: value }) : value;
+}
+
 /** Integer fields that are names rather than quantities (3389, not 3,389). */
 const NAMING_INT = /(^|_)(port|pid|display_id|year|code|number)$/;
 
 export function FieldValue({ r, f, value, lang, t, instance }: { r: ResourceDef; f: FieldInfo; value: unknown; lang: Lang; t: TFunction; instance: string }) {
   if (value === null || value === undefined || value === '') return <span className="muted">—</span>;
   if (f.def?.ref) return <LabelCell instance={instance} resource={f.def.ref} id={String(value)} link missing={t('common.missing')} />;
-  if (f.name === 'status' && (r.name === 'service_asset_findings' || r.name === 'public:incidents')) {
+  if (INCIDENT_STATUS_FIELDS[r.name]?.includes(f.name)) {
     return <StatusPill status={String(value)} label={t(`status.${String(value)}`, { defaultValue: String(value) })} />;
   }
   if (f.name === 'risklevel' && typeof value === 'number') return <RiskPill band={riskBand(value)} level={formatNumber(lang, value, 1)} bandLabel={t(`risk.${riskBand(value)}`)} />;
@@ -44,7 +71,7 @@ export function FieldValue({ r, f, value, lang, t, instance }: { r: ResourceDef;
     case 'uuid':
       return <span className="mono">{String(value)}</span>;
     default:
-      return <span>{String(value)}</span>;
+      return <span>{typeof value === 'string' ? valueLabel(t, r.name, f.name, value) : String(value)}</span>;
   }
 }
 
@@ -80,7 +107,7 @@ export function resourceColumns(r: ResourceDef, t: TFunction, lang: Lang, withIn
     render: (row: Row) => <FieldValue r={r} f={f} value={row[f.name]} lang={lang} t={t} instance={row._instance.id} />,
     title: (row: Row) => (f.kind === 'string' && typeof row[f.name] === 'string' ? (row[f.name] as string) : undefined),
   }));
-  if (withInstance) cols.unshift({ id: '_instance', header: t('fields.instance'), size: 120, render: (row) => <span className="tag">{row._instance.name}</span> });
+  if (withInstance) cols.unshift({ id: '_instance', header: t('fields.instance'), size: 120, render: (row) => <span className="tag">{displayName(row._instance, t)}</span> });
   return cols;
 }
 
