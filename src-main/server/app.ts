@@ -1,20 +1,25 @@
 // The main port's app: security, the instance's API (its record kinds' routes as route areas,
-// built on first use: areas.ts), OpenAPI and the console.
+// built on first use: areas.ts), OpenAPI and the console. The console's imports and exports,
+// its sync and its files are route areas too: their modules are loaded with them, on their
+// first request, so an API request right after the start does not wait for them.
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { InstanceManager } from '../instances/manager';
-import { registerConsole } from './routes/console';
+import { CONSOLE_URL, registerConsole } from './routes/console';
 import { registerMe } from './routes/people';
-import { registerSync } from './routes/sync';
-import { isTicketedExport, registerTransfer } from './routes/transfer';
 import { registerApi, rewriteAliases } from './api';
 import { LazyAreas } from './areas';
+import { isTicketedExport } from './export-tickets';
 import { appFamily, createBaseApp, type BaseOptions } from './base';
 import type { Limits } from './limits';
 import type { ApiDeps } from './deps';
 import { registerOpenApi } from './openapi';
 import { installSecurity, type AuthConfig } from './security';
 import { isReferenceRequest, registerReference } from './reference';
-import { findRendererDir, isStaticRequest, registerStatic } from './static';
+import { findRendererDir, isStaticRequest, registerNoConsole, registerStaticFiles, registerStaticHeaders, staticAreaPaths } from './static';
+
+/** The paths of the console's imports, jobs, exports and snapshots (routes/transfer.ts), and of its sync (routes/sync.ts). */
+const TRANSFER_PATHS = ['import', 'jobs', 'export', 'snapshot'].map((name) => ({ path: `${CONSOLE_URL}/${name}`, under: true }));
+const SYNC_PATHS = [{ path: `${CONSOLE_URL}/sync`, under: true }];
 
 export interface MainAppOptions {
   deps: ApiDeps;
@@ -41,11 +46,23 @@ export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstan
   registerApi(app, opts.deps, areas);
   if (opts.manager) registerConsole(app, opts.manager);
   registerMe(app, opts.deps.store);
-  if (opts.manager) registerTransfer(app, { deps: opts.deps, manager: opts.manager });
-  if (opts.manager) registerSync(app, { deps: opts.deps, manager: opts.manager });
+  if (opts.manager) {
+    const o = { deps: opts.deps, manager: opts.manager };
+    areas.addPaths('transfer', TRANSFER_PATHS, async (area) => (await import('./routes/transfer')).registerTransfer(area, o));
+    areas.addPaths('sync', SYNC_PATHS, async (area) => (await import('./routes/sync')).registerSync(area, o));
+  }
   const rendererDir = findRendererDir(opts.rendererDir);
   registerReference(app, rendererDir);
-  await registerStatic(app, rendererDir);
+  registerStaticHeaders(app);
+  const staticPaths = rendererDir ? staticAreaPaths(rendererDir) : null;
+  if (!rendererDir) registerNoConsole(app);
+  else if (!staticPaths) await registerStaticFiles(app, rendererDir);
+  else {
+    areas.addPaths('console files', staticPaths, async (area) => {
+      registerStaticHeaders(area);
+      await registerStaticFiles(area, rendererDir);
+    });
+  }
   await app.ready();
   return app;
 }

@@ -11,6 +11,12 @@
 // holding every route would. A request reaches its area straight from the port's server when its
 // path names the area as is; any other spelling (duplicate slashes, %-encoding, an alias) passes
 // through the port's app, whose first hook hands it over once the path is rewritten.
+//
+// An area may also be named by its paths (`addPaths`): exact paths, and paths with everything
+// below them (`/console/v1/export`, `/assets`). Such an area's routes are registered on its app
+// as they would be on the port's app (no prefix, its hooks the app's own), so the routes whose
+// modules are only needed when they are asked for (imports and exports, sync, the console's
+// files) are loaded with their area.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
@@ -20,10 +26,21 @@ import { MAX_PARAM_LENGTH } from './limits';
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 type ServerFactory = NonNullable<FastifyServerOptions['serverFactory']>;
 
+/** A path of an area named by its paths: the path itself and, with `under`, every path below it. */
+export interface AreaPath {
+  path: string;
+  under?: boolean;
+}
+
 interface Area {
+  /** What warnings call the area. */
+  label: string;
+  /** A record kind's area: its API prefix and the kind (its routes are under `<base>/<name>`). */
   base: string;
   name: string;
-  register: (scope: FastifyInstance) => void;
+  /** An area named by its paths (`addPaths`): they, not `base`, say which routes are its. */
+  paths: AreaPath[] | null;
+  register: (scope: FastifyInstance) => void | Promise<void>;
   /** The area's handler once its app is ready. */
   handler: Handler | null;
   app: FastifyInstance | null;
@@ -53,12 +70,30 @@ export class LazyAreas {
   add(base: string, name: string, register: (scope: FastifyInstance) => void): void {
     const key = `${base}/${name}`;
     if (this.areas.has(key)) throw new Error(`route area ${key} declared twice`);
-    this.areas.set(key, { base, name, register, handler: null, app: null, waiting: null });
+    this.areas.set(key, { label: key, base, name, paths: null, register, handler: null, app: null, waiting: null });
     if (!this.bases.has(base)) {
       this.bases.add(base);
       const found = (_req: unknown, _res: unknown, params: Record<string, string | undefined>) => params;
       this.router.on('GET', `${base}/:area`, found, { base });
       this.router.on('GET', `${base}/:area/*`, found, { base });
+    }
+  }
+
+  /**
+   * Declares an area by its paths; `register` adds its routes on the area's app itself (which
+   * may load their modules first). Two areas cannot share a path (the router refuses it).
+   */
+  addPaths(label: string, paths: AreaPath[], register: (app: FastifyInstance) => void | Promise<void>): void {
+    const key = `paths:${label}`;
+    if (this.areas.has(key)) throw new Error(`route area ${label} declared twice`);
+    for (const p of paths) {
+      if (!p.path.startsWith('/') || /[:*]/.test(p.path)) throw new Error(`route area ${label}: ${p.path} is not a plain path`);
+    }
+    this.areas.set(key, { label, base: '', name: '', paths, register, handler: null, app: null, waiting: null });
+    const found = () => undefined;
+    for (const p of paths) {
+      this.router.on('GET', p.path, found, { key });
+      if (p.under) this.router.on('GET', `${p.path.replace(/\/$/, '')}/*`, found, { key });
     }
   }
 
@@ -75,7 +110,8 @@ export class LazyAreas {
       return undefined; // bad %-encoding: the port's app answers it
     }
     if (!found) return undefined;
-    const { base } = found.store as { base: string };
+    const { base, key } = found.store as { base?: string; key?: string };
+    if (key) return this.areas.get(key);
     return this.areas.get(`${base}/${found.params.area}`);
   }
 
@@ -93,6 +129,10 @@ export class LazyAreas {
         if (first.startsWith(':') || first.includes('*') || this.areas.has(`${base}/${first}`)) {
           throw new Error(`the route ${url} lies in the route area of ${base}/${first}: register it there`);
         }
+      }
+      for (const area of this.areas.values()) {
+        const p = area.paths?.find((p) => mayMatch(url, p));
+        if (p) throw new Error(`the route ${url} may answer paths of the route area ${area.label} (${p.path}): register it there`);
       }
     });
     app.addHook('onRequest', (req, reply, done) => {
@@ -138,7 +178,7 @@ export class LazyAreas {
       (e: unknown) => {
         const waiting = area.waiting ?? [];
         area.waiting = null;
-        process.emitWarning(`route area ${area.base}/${area.name} could not be built: ${(e as Error)?.message ?? String(e)}`);
+        process.emitWarning(`route area ${area.label} could not be built: ${(e as Error)?.message ?? String(e)}`);
         for (const [, s] of waiting) refuse(s);
       },
     );
@@ -147,16 +187,40 @@ export class LazyAreas {
   private async build(area: Area): Promise<Handler> {
     if (this.closed) throw new Error('the server is closing');
     const app = this.make();
-    const prefix = `${area.base}/${area.name}`;
+    const paths = area.paths ?? [{ path: `${area.base}/${area.name}`, under: true }];
     app.addHook('onRoute', (route) => {
       const url = route.url ?? route.path;
-      if (url !== prefix && !url.startsWith(`${prefix}/`)) throw new Error(`the route ${url} lies outside its route area ${prefix}`);
+      if (!paths.some((p) => within(url, p))) throw new Error(`the route ${url} lies outside its route area ${area.label}`);
     });
-    void app.register(async (scope) => area.register(scope), { prefix: area.base });
+    if (area.paths) await area.register(app);
+    else void app.register(async (scope) => area.register(scope), { prefix: area.base });
     await app.ready();
     area.app = app;
     return app.routing as Handler;
   }
+}
+
+const segments = (path: string): string[] => path.split('/').filter(Boolean);
+
+/** Whether a route's URL is one of the area's paths (or below it, for a path with `under`). */
+function within(url: string, p: AreaPath): boolean {
+  const u = segments(url);
+  const a = segments(p.path);
+  if (u.length < a.length || (u.length > a.length && !p.under)) return false;
+  return a.every((s, i) => u[i] === s);
+}
+
+/** Whether a route (its parameters and wildcards matching any segment) could answer a path of the area. */
+function mayMatch(url: string, p: AreaPath): boolean {
+  const u = segments(url);
+  const a = segments(p.path);
+  for (let i = 0; i < a.length; i++) {
+    const s = u[i];
+    if (s === undefined) return false;
+    if (s.includes('*')) return true;
+    if (!s.includes(':') && s !== a[i]) return false;
+  }
+  return u.length === a.length || !!p.under || u[a.length]!.includes('*');
 }
 
 function refuse(res: ServerResponse): void {

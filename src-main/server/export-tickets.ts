@@ -6,6 +6,7 @@
 // bytes), and never logged (base.ts masks them in logged URLs). The download each ticket
 // starts is followed under a separate id (rows, bytes, done), which needs the credentials.
 import crypto from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import { EXPORT_TICKET_TTL_MS } from '../../src-shared/export-ticket';
 import type { DownloadState, ExportDownload, ExportRequest } from '../../src-shared/schemas/transfer';
 
@@ -192,4 +193,12 @@ export class ExportTickets {
 /** `url` with the value of its `ticket` parameter masked (for logs). */
 export function maskTicket(url: string): string {
   return url.replace(/([?&]ticket=)[^&#]*/gi, '$1***');
+}
+
+/**
+ * A GET of the export that carries a ticket: let through without credentials (the handler takes
+ * the ticket, or refuses it with 401). Told from the route the request matched.
+ */
+export function isTicketedExport(req: FastifyRequest): boolean {
+  return req.method === 'GET' && req.routeOptions.config?.operationId === 'console.export_link' && typeof (req.query as { ticket?: unknown } | undefined)?.ticket === 'string';
 }

@@ -1,9 +1,11 @@
 // The console's built renderer, served at `/`. The shell (HTML, scripts, styles) holds no data
 // and is served without credentials; everything it shows comes through the authenticated API.
-import fastifyStatic from '@fastify/static';
+// Its files are a route area of the main port (areas.ts): @fastify/static is loaded, and the
+// folder read, when the first of them is asked for.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { AreaPath } from './areas';
 
 export function findRendererDir(explicit?: string): string | undefined {
   const candidates = explicit
@@ -32,7 +34,8 @@ export const CSP = [
   "form-action 'none'",
 ].join('; ');
 
-export async function registerStatic(app: FastifyInstance, dir: string | undefined): Promise<void> {
+/** The console's headers on its files' answers (and on the 404s of paths that would be its files). */
+export function registerStaticHeaders(app: FastifyInstance): void {
   app.addHook('onSend', async (req, reply, payload) => {
     if (isStaticRequest(req)) {
       reply.header('Content-Security-Policy', CSP);
@@ -42,13 +45,33 @@ export async function registerStatic(app: FastifyInstance, dir: string | undefin
     }
     return payload;
   });
-  if (!dir) {
-    app.get('/', { schema: { hide: true } }, async (_req, reply) =>
-      reply
-        .type('text/html; charset=utf-8')
-        .send('<!doctype html><meta charset="utf-8"><title>Radar console</title><p>The console is not built. Run <code>npm run build</code> and restart the server.</p>'),
-    );
-    return;
-  }
+}
+
+/** A page saying the console is not built, at `/`. */
+export function registerNoConsole(app: FastifyInstance): void {
+  app.get('/', { schema: { hide: true } }, async (_req, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .send('<!doctype html><meta charset="utf-8"><title>Radar console</title><p>The console is not built. Run <code>npm run build</code> and restart the server.</p>'),
+  );
+}
+
+/** The built console's files (every file under `dir`, `/` its index.html), served by @fastify/static. */
+export async function registerStaticFiles(app: FastifyInstance, dir: string): Promise<void> {
+  const { default: fastifyStatic } = await import('@fastify/static');
   await app.register(fastifyStatic, { root: dir, prefix: '/', wildcard: false, index: ['index.html'], cacheControl: true, maxAge: 0 });
+}
+
+/**
+ * The paths the console's files may be served at: `/`, and each entry of `dir` (a file's path,
+ * a folder's path with everything below it); null when an entry's name is not a plain path
+ * segment (the files are then registered with the app itself).
+ */
+export function staticAreaPaths(dir: string): AreaPath[] | null {
+  const paths: AreaPath[] = [{ path: '/' }];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (!/^[A-Za-z0-9._~-]+$/.test(e.name) || e.name === '.' || e.name === '..') return null;
+    paths.push({ path: `/${e.name}`, under: !e.isFile() });
+  }
+  return paths;
 }

@@ -50,14 +50,6 @@ const TICKET_REFUSALS: Record<TicketRefusal, string> = {
   expired: 'the download ticket has expired',
 };
 
-/**
- * A GET of the export that carries a ticket: let through without credentials (the handler takes
- * the ticket, or refuses it with 401). Told from the route the request matched.
- */
-export function isTicketedExport(req: FastifyRequest): boolean {
-  return req.method === 'GET' && req.routeOptions.config?.operationId === 'console.export_link' && typeof (req.query as { ticket?: unknown } | undefined)?.ticket === 'string';
-}
-
 const uploadTooLarge = (max: number): ApiError => new ApiError(413, `the upload is larger than ${max} bytes (the server's import limit)`);
 
 /** Passes bytes through until more than `max` have come: then fails with 413. */
