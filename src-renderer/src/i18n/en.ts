@@ -491,6 +491,7 @@ export const en = {
     bom: 'Byte-order mark (for Excel)',
     bomHint: 'Starts the file with a UTF-8 byte-order mark so that spreadsheets read Cyrillic text right.',
   },
+  dates: { pick: 'Pick “{{field}}” from a calendar' },
   fields: {
     instance: 'Instance',
     asset: 'Asset',
