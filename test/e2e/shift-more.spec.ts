@@ -52,7 +52,7 @@ test('assign to a person and to a group, one incident and a selection; "Unassign
   const others = dir.filter((p) => p.id !== me.id);
   const [solo, many] = [others[1]!, others[3]!];
   await openConsole(page, served, `#/incidents?${COLS}`);
-  await expect(loadedRows(page).first()).toBeVisible();
+  await expect(loadedRows(page).first()).toBeVisible({ timeout: 20_000 });
   const newest = (await incidents(served)).items.slice(0, 4) as unknown as Owned[];
   // Groups none of them has now, so the change can be seen.
   const free = teams.filter((g) => !newest.some((n) => n.group_id === g.id));
@@ -218,4 +218,146 @@ test('a bulk status change cancelled while it runs: part changed with its status
   } finally {
     await s.stop();
   }
+});
+
+test('jump to an incident by its number from the search box and the palette; an unknown number is not found; the palette ranks exact words first and runs Undo', async ({ page, served }, testInfo) => {
+  test.setTimeout(120_000);
+  const all = await incidents(served);
+  const target = all.items.find((i) => i.display_id === 398)!;
+  const other = all.items.find((i) => i.display_id === 397)!;
+  expect(target && other).toBeTruthy();
+  const missing = Math.max(...all.items.map((i) => i.display_id)) + 1000;
+  await openConsole(page, served);
+  await expect(loadedRows(page).first()).toBeVisible({ timeout: 20_000 });
+  const detail = page.getByRole('complementary', { name: 'Incident' });
+
+  // The search box: `#398` and Enter opens it (the text is not searched for).
+  const search = page.getByRole('searchbox', { name: 'Search incidents' });
+  await search.fill('#398');
+  await search.press('Enter');
+  await expect(detail.getByRole('heading', { level: 2 })).toHaveText(target.title);
+  expect(new URL(page.url()).hash).toMatch(new RegExp(`^#/incidents/${target.id}`));
+  await expect(search).toHaveValue('');
+  await expect(page.getByTestId('total')).toHaveText(`${all.total} incidents`);
+  await search.fill(`#${missing}`);
+  await search.press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: `There is no incident #${missing} here.` })).toBeVisible();
+  await expect(detail.getByRole('heading', { level: 2 })).toHaveText(target.title);
+  await expect(page.getByTestId('total')).toHaveText(`${all.total} incidents`);
+  await snap(page, testInfo, 'jump-not-found');
+  await search.fill('');
+  await search.press('Escape');
+
+  // The palette: the number typed offers to open that incident.
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  await page.keyboard.press('Control+k');
+  await palette.getByRole('combobox').fill('#397');
+  await expect(palette.getByRole('option').first()).toHaveText(/Open incident #397/);
+  await snap(page, testInfo, 'palette-number');
+  await page.keyboard.press('Enter');
+  await expect(palette).toHaveCount(0);
+  await expect(detail.getByRole('heading', { level: 2 })).toHaveText(other.title);
+  expect(new URL(page.url()).hash).toMatch(new RegExp(`^#/incidents/${other.id}`));
+  await page.keyboard.press('Control+k');
+  await palette.getByRole('combobox').fill(String(missing));
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: `There is no incident #${missing} here.` }).last()).toBeVisible();
+  await expect(detail.getByRole('heading', { level: 2 })).toHaveText(other.title);
+
+  // Ranking: every entry holding the exact word comes before those that only start with it,
+  // whether it can run now or not.
+  await page.keyboard.press('Control+k');
+  await palette.getByRole('combobox').fill('incident');
+  const order = async () => {
+    const texts = await palette.getByRole('option').locator('span:first-child').allTextContents();
+    const exact = texts.map((x) => /\bincident\b/i.test(x));
+    return { texts, exact: exact.filter(Boolean).length, ranked: exact.indexOf(false) > exact.lastIndexOf(true) };
+  };
+  await expect.poll(async () => (await order()).exact).toBeGreaterThan(2);
+  const ranked = await order();
+  expect(ranked.ranked, ranked.texts.join(' | ')).toBe(true);
+  await palette.getByRole('combobox').fill('open');
+  await expect(palette.getByRole('option').first().locator('span').first()).toHaveText('Open the incident');
+  await snap(page, testInfo, 'palette-ranked');
+
+  // Undo is among the actions: a held change taken back from the palette sends nothing.
+  await page.keyboard.press('Escape');
+  const before = await api<{ user_id: string | null; updated_at: string }>(served, 'GET', `/cruddy/v2/service_asset_findings/${other.id}`);
+  await page.keyboard.press('Shift+A');
+  const dialog = page.getByRole('dialog', { name: 'Assign 1 incident' });
+  await dialog.getByRole('radio', { name: 'Nobody' }).check();
+  await dialog.getByRole('button', { name: 'Assign 1' }).click();
+  await expect(page.getByTestId('held-change')).toBeVisible();
+  await page.keyboard.press('Control+k');
+  await palette.getByRole('combobox').fill('undo');
+  await expect(palette.getByRole('option').first()).toHaveText(/^Undo the last change/);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'Undone: nothing was sent.' })).toBeVisible();
+  await expect(page.getByTestId('held-change')).toHaveCount(0);
+  expect(await api<{ user_id: string | null; updated_at: string }>(served, 'GET', `/cruddy/v2/service_asset_findings/${other.id}`)).toEqual(
+    expect.objectContaining({ user_id: before.user_id, updated_at: before.updated_at }),
+  );
+});
+
+test('live list: the interval set and paused; nothing is announced while paused, the new incident after resuming; the selection and the open incident stay', async ({ page, served }, testInfo) => {
+  test.setTimeout(120_000);
+  await openConsole(page, served);
+  await expect(loadedRows(page).first()).toBeVisible({ timeout: 20_000 });
+  const interval = page.getByRole('combobox', { name: 'Refresh the list' });
+  await interval.selectOption({ label: 'Every 10 s' });
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Resume', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  // Kept for the next visit.
+  await page.reload();
+  await expect(loadedRows(page).first()).toBeVisible({ timeout: 20_000 });
+  await expect(interval).toHaveValue('10000');
+  await expect(page.getByRole('button', { name: 'Resume', exact: true })).toBeVisible();
+
+  const before = await incidents(served);
+  await expect(page.getByTestId('total')).toHaveText(`${before.total} incidents`);
+  // One incident open, another selected.
+  const opened = before.items[0]!;
+  const chosen = before.items[2]!;
+  await loadedRows(page).nth(2).getByRole('checkbox').check();
+  await loadedRows(page).first().click();
+  const detail = page.getByRole('complementary', { name: 'Incident' });
+  await expect(detail.getByRole('heading', { level: 2 })).toHaveText(opened.title);
+  await expect(page.getByTestId('selected-count')).toHaveText('1 selected');
+
+  // The checks for new incidents the live list makes (a one-row search for the newest).
+  let checks = 0;
+  page.on('request', (r) => {
+    if (r.url().includes('/service_asset_findings/search') && (r.postData() ?? '').includes('"include_fields":["id","created_at"]')) checks++;
+  });
+  const created = await api<{ id: string }>(served, 'POST', '/cruddy/v2/service_asset_findings/create', {
+    title: 'Пауза живого списка — web-02',
+    status: 'new',
+    risklevel: 7.7,
+    service_asset_id: before.items[0]!.service_asset_id,
+    finding_id: before.items[0]!.finding_id,
+  });
+  // Well past the interval while paused: not asked, not announced.
+  await page.waitForTimeout(12_000);
+  expect(checks).toBe(0);
+  await expect(page.getByTestId('fresh')).toHaveCount(0);
+  await expect(page.getByTestId('total')).toHaveText(`${before.total} incidents`);
+
+  await page.getByRole('button', { name: 'Resume', exact: true }).click();
+  await expect(page.getByTestId('fresh')).toHaveText('1 new incident — show', { timeout: 25_000 });
+  expect(checks).toBeGreaterThan(0);
+  await expect(loadedRows(page).first().locator('.cell-title')).toHaveText(opened.title);
+  await snap(page, testInfo, 'live-resumed-announced');
+  await page.getByTestId('fresh').click();
+  await expect(page.getByTestId('total')).toHaveText(`${before.total + 1} incidents`);
+  await expect(loadedRows(page).first().locator('.cell-title')).toHaveText('Пауза живого списка — web-02');
+  // The selection and the open incident survived the refresh.
+  await expect(page.getByTestId('selected-count')).toHaveText('1 selected');
+  await expect(loadedRows(page).nth(3).locator('.cell-title')).toHaveText(chosen.title);
+  await expect(loadedRows(page).nth(3).getByRole('checkbox')).toBeChecked();
+  await expect(detail.getByRole('heading', { level: 2 })).toHaveText(opened.title);
+  expect(new URL(page.url()).hash).toMatch(new RegExp(`^#/incidents/${opened.id}`));
+  await loadedRows(page).first().click();
+  await expect(detail.getByRole('heading', { level: 2 })).toHaveText('Пауза живого списка — web-02');
+  expect(new URL(page.url()).hash).toMatch(new RegExp(`^#/incidents/${created.id}`));
+  await snap(page, testInfo, 'live-shown');
 });

@@ -4,9 +4,12 @@
 // this thread or a reader's. run.ts executes plans.
 import { publicEntity, publicResource } from '../../../src-shared/public/entities';
 import { fieldOf, fieldsOf, getResource, type RelationDef, type ResourceDef } from '../../../src-shared/resources/index';
+import { WITH_NAMES, withNameFields } from '../../../src-shared/resources/names';
 import type { SearchRequest } from '../../../src-shared/schemas/search';
 import { countSql, idsSql, pageSql, searchParts, type OrderKey, type SqlContext } from '../search';
 import { q } from '../sql';
+import { normalizeTs } from '../../../src-shared/time';
+import type { DaySlice } from './days';
 import type { Sql } from './operators';
 
 export type { OrderKey };
@@ -39,10 +42,17 @@ export interface Plan {
   idRels: string[];
   /** Whether related records carry their computed fields (the public API's do not). */
   relatedComputed: boolean;
+  /**
+   * The matches as incidents of some statuses created within a range and nothing else, so that
+   * their number is read from the kept per-day counts (days.ts) instead of counted; absent
+   * whenever any other condition applies.
+   */
+  tally?: DaySlice;
 }
 
 /** The resource a plan reads: a registry resource or a public list's view of one. */
 export function planResource(name: string): ResourceDef {
+  if (name.endsWith(WITH_NAMES)) return withNameFields(planResource(name.slice(0, -WITH_NAMES.length)));
   if (name.startsWith('public:')) {
     const e = publicEntity(name.slice('public:'.length));
     if (e) return publicResource(e);
@@ -129,7 +139,51 @@ export function compileSearchPlan(r: ResourceDef, req: SearchRequest): Plan {
     load: p.load,
     idRels: p.idRels,
     relatedComputed: true,
+    tally: tallyOf(r, req, p.cte),
   };
+}
+
+/** The table whose incidents the kept per-day counts count. */
+const COUNTED = 'service_asset_findings';
+
+/**
+ * A search's matches as a slice of the kept per-day counts, when its conditions are a
+ * creation-time range and at most status lists or values (each taken as the compiler takes it:
+ * no negation, no text search, no widening); undefined otherwise. Called after the request
+ * compiled, so its values are known to be valid.
+ */
+export function tallyOf(r: ResourceDef, req: SearchRequest, cte: string): DaySlice | undefined {
+  if (r.table !== COUNTED || cte !== '' || req.virtual_search.value !== '') return undefined;
+  const slice: DaySlice = { statuses: null };
+  const keep = (values: string[]) => {
+    slice.statuses = slice.statuses === null ? [...new Set(values)] : slice.statuses.filter((x) => values.includes(x));
+  };
+  const asText = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
+  for (const f of req.filters) {
+    if (f.negation || f.extension_params) return undefined;
+    if (f.field === 'status' && f.filter_type === 'equal') {
+      const v = asText(f.value);
+      if (v === undefined) return undefined;
+      keep([v]);
+    } else if (f.field === 'status' && f.filter_type === 'intersection' && Array.isArray(f.value)) {
+      const values = f.value.map(asText);
+      if (values.some((v) => v === undefined)) return undefined;
+      keep(values as string[]);
+    } else if (f.field === 'created_at' && f.filter_type === 'range' && Array.isArray(f.value) && f.value.length === 2) {
+      const [from, to] = f.value as unknown[];
+      const bound = (v: unknown): string | null | undefined => (v === null || v === undefined ? null : typeof v === 'string' ? (normalizeTs(v) ?? undefined) : undefined);
+      const lo = bound(from);
+      const hi = bound(to);
+      if (lo === undefined || hi === undefined) return undefined;
+      if (lo !== null && (!slice.lower || lo > slice.lower.ts)) slice.lower = { ts: lo, strict: false };
+      if (hi !== null && (!slice.upper || hi < slice.upper.ts)) slice.upper = { ts: hi, strict: false };
+    } else {
+      return undefined;
+    }
+  }
+  // A status list alone is counted once on its covering index and kept; a time range is what
+  // makes a COUNT walk hundreds of thousands of index entries.
+  return slice.lower || slice.upper ? slice : undefined;
 }
 
 /** A plan over a condition compiled elsewhere (the public standard filters): every field. */

@@ -1,12 +1,14 @@
 // run(plan): materialises the plan's full-text matches, reads the page's row ids in order and
 // then their rows, takes the total (proven by the page, reused while the data has not changed,
-// or counted), decodes the records and attaches their relations.
+// read from the kept per-day counts when the plan is a tally of them, or counted), decodes the
+// records and attaches their relations.
 import { fieldOf, type FieldInfo } from '../../../src-shared/resources/index';
 import { decodeRow } from '../codec';
 import { and, orderSqlOf, selectByRids, whereClause } from '../search';
 import { q } from '../sql';
 import { Anchors, fromAnchor, keyColumns, keysetUsable } from './keyset';
 import type { FtsHits, Rec, Store } from '../store';
+import { countOf } from './days';
 import { countSqlOf, fillSlots, idsSqlOf, matchKey, planResource, type Plan } from './plan';
 
 export interface PlanResult {
@@ -53,8 +55,7 @@ export function runPlan(store: Store, plan: Plan, opts: RunOptions = {}): PlanRe
       const key = matchKey(plan);
       total = store.totals.get(key, version);
       if (total === undefined) {
-        const count = countSqlOf(r, plan);
-        total = store.get1<{ n: number }>(fill(count.sql), count.params)?.n ?? 0;
+        total = plan.tally ? countOf(store, plan.tally) : countMatches(store, plan, fill);
         store.totals.set(key, version, total);
       }
     }
@@ -94,16 +95,20 @@ function pageIds(store: Store, plan: Plan, version: string | null, fill: (sql: s
 
 /** The number of a plan's matches: reused while the data has not changed, else counted. */
 export function countPlan(store: Store, plan: Plan): number {
-  const r = planResource(plan.resource);
   const version = store.version();
   const key = matchKey(plan);
   const known = store.totals.get(key, version);
   if (known !== undefined) return known;
   return store.withHits((hits) => {
     const { fill, exact } = materialise(hits, plan);
-    const count = countSqlOf(r, plan);
-    const total = exact ?? store.get1<{ n: number }>(fill(count.sql), count.params)?.n ?? 0;
+    const total = exact ?? (plan.tally ? countOf(store, plan.tally) : countMatches(store, plan, fill));
     store.totals.set(key, version, total);
     return total;
   });
+}
+
+/** COUNT(*) of the plan's matches. */
+function countMatches(store: Store, plan: Plan, fill: (sql: string) => string): number {
+  const count = countSqlOf(planResource(plan.resource), plan);
+  return store.get1<{ n: number }>(fill(count.sql), count.params)?.n ?? 0;
 }

@@ -1,14 +1,15 @@
 // Incident counts by status, by risk band and over time for a plan's matches (the console's
 // chips and charts). With no condition, or only a creation-time range, they come from the kept
-// per-day counts (aggregates.ts) plus the rows of the range's first and last day, read through
-// the created_at index; any other condition groups its matches. Either way the answer is kept
-// while the data has not changed.
+// per-day counts (aggregates.ts, read by days.ts: summed per bucket in SQL, so a year is a few
+// thousand kept rows folded into fifty weeks) plus the rows of the range's first and last day,
+// read through the created_at index; any other condition groups its matches. Either way the
+// answer is kept while the data has not changed.
 import type { StandardQuery } from '../../../src-shared/public/standard-filters';
 import { INCIDENT_STATUSES, RISK_BANDS, riskBandSql } from '../../../src-shared/resources/fields';
 import { normalizeTs } from '../../../src-shared/time';
-import { DAY_COUNTS } from '../aggregates';
 import { VersionedCache } from '../data-version';
 import type { Store } from '../store';
+import { daysOf, spanOf, type DayCount, type DaySlice } from './days';
 import { matchKey, type Plan } from './plan';
 import { materialise } from './run';
 
@@ -22,13 +23,6 @@ export interface IncidentStats {
   over_time: { bucket: string; status: string; risk: string; count: number }[];
 }
 
-interface DayCount {
-  day: string;
-  status: string;
-  risk: string;
-  n: number;
-}
-
 /** Exclusive bounds on created_at, normalised to the stored form. */
 export interface CreatedRange {
   after?: string;
@@ -39,10 +33,7 @@ export interface CreatedRange {
 const AUTO_DAY_DAYS = 62;
 const AUTO_WEEK_DAYS = 366;
 
-const RISK_SQL = riskBandSql('t.risklevel');
-const DAY_ROWS = `SELECT substr(t.created_at, 1, 10) AS day, t.status AS status, ${RISK_SQL} AS risk, COUNT(*) AS n FROM service_asset_findings t`;
-/** Above every character a stored timestamp holds: the end of a day's range of timestamps. */
-const DAY_END = '\u{10FFFF}';
+const DAY_ROWS = `SELECT substr(t.created_at, 1, 10) AS day, t.status AS status, ${riskBandSql('t.risklevel')} AS risk, COUNT(*) AS n FROM service_asset_findings t`;
 
 /**
  * The creation-time range when a query has no other condition (only `created_at` gt / lt, no
@@ -61,27 +52,21 @@ export function createdRange(q: StandardQuery): CreatedRange | undefined {
   return range;
 }
 
-function daysOfRange(store: Store, range: CreatedRange): DayCount[] {
-  const { after, before } = range;
-  const first = after?.slice(0, 10);
-  const last = before?.slice(0, 10);
-  const edge = (cond: string, params: unknown[]) => store.all<DayCount>(`${DAY_ROWS} WHERE ${cond} GROUP BY 1, 2, 3`, params);
-  if (after !== undefined && before !== undefined && before <= after) return [];
-  if (first !== undefined && first === last) return edge('t.created_at > ? AND t.created_at < ?', [after, before]);
-  const full: string[] = ['n > 0'];
-  const params: string[] = [];
-  if (first !== undefined) {
-    full.push('day > ?');
-    params.push(first);
+/** The aggregates of a creation-time range from the kept counts (days.ts), bucketed in SQL. */
+function statsOfRange(store: Store, range: CreatedRange, requested: StatBucket | 'auto', version: string | null): IncidentStats {
+  const slice: DaySlice = {
+    lower: range.after === undefined ? undefined : { ts: range.after, strict: true },
+    upper: range.before === undefined ? undefined : { ts: range.before, strict: true },
+    statuses: null,
+  };
+  let bucket: StatBucket;
+  if (requested === 'auto') {
+    const { first, last } = spanOf(store, slice);
+    bucket = autoBucket(first, last);
+  } else {
+    bucket = requested;
   }
-  if (last !== undefined) {
-    full.push('day < ?');
-    params.push(last);
-  }
-  const out = store.all<DayCount>(`SELECT day, status, risk, n FROM ${DAY_COUNTS} WHERE ${full.join(' AND ')}`, params);
-  if (after !== undefined) out.push(...edge('t.created_at > ? AND t.created_at < ? AND substr(t.created_at, 1, 10) = ?', [after, first! + DAY_END, first]));
-  if (before !== undefined) out.push(...edge('t.created_at >= ? AND t.created_at < ?', [last, before]));
-  return out;
+  return summarise(daysOf(store, slice, bucket, version), bucket);
 }
 
 function daysOfMatches(store: Store, plan: Plan): DayCount[] {
@@ -118,14 +103,20 @@ const rank = <T extends string>(list: readonly T[], v: string): number => {
 
 const binary = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-function summarise(days: DayCount[], requested: StatBucket | 'auto'): IncidentStats {
+/** The bucket `auto` stands for over these days. */
+function bucketOfDays(days: DayCount[], requested: StatBucket | 'auto'): StatBucket {
+  if (requested !== 'auto') return requested;
   let first: string | undefined;
   let last: string | undefined;
   for (const d of days) {
     if (first === undefined || d.day < first) first = d.day;
     if (last === undefined || d.day > last) last = d.day;
   }
-  const bucket = requested === 'auto' ? autoBucket(first, last) : requested;
+  return autoBucket(first, last);
+}
+
+/** Counts per day (or already per bucket, under the bucket's first day) summed into the answer. */
+function summarise(days: DayCount[], bucket: StatBucket): IncidentStats {
   const cube = new Map<string, { bucket: string; status: string; risk: string; count: number }>();
   const byStatus = new Map<string, number>();
   const byRisk = new Map<string, number>();
@@ -172,7 +163,13 @@ export function incidentStats(
   const key = JSON.stringify([matchKey(plan), requested, range ?? null]);
   const hit = cache.get(key, version);
   if (hit) return hit;
-  const stats = summarise(range ? daysOfRange(store, range) : daysOfMatches(store, plan), requested);
+  let stats: IncidentStats;
+  if (range) {
+    stats = statsOfRange(store, range, requested, version);
+  } else {
+    const days = daysOfMatches(store, plan);
+    stats = summarise(days, bucketOfDays(days, requested));
+  }
   cache.set(key, version, stats);
   return stats;
 }

@@ -1,0 +1,158 @@
+// Reads of the kept per-day incident counts (aggregates.ts) for a creation-time range and a set
+// of statuses: the days wholly inside the range come from the kept rows (at most a few thousand
+// a year), the range's first and last day are counted from the incidents themselves through an
+// index on created_at. Both the console's chips and charts (stats.ts) and the totals of
+// incident searches conditioned on status and creation time alone (a plan's `tally`) use it.
+//
+// Exactness: a row's day is the first ten characters of its created_at, and a bound is a
+// normalised timestamp (at least ten characters), so a row of a day after the lower bound's day
+// is above the bound and a row of a day before the upper bound's day is below it, whatever the
+// rest of either string; only rows of the bounds' own days need their timestamp compared.
+import { placeholders } from '../sql';
+import { DAY_COUNTS } from '../aggregates';
+import { riskBandSql } from '../../../src-shared/resources/fields';
+import { VersionedCache } from '../data-version';
+import type { Store } from '../store';
+
+/** One bound on created_at: a normalised timestamp, strict (`>`, `<`) or not (`>=`, `<=`). */
+export interface TimeBound {
+  ts: string;
+  strict: boolean;
+}
+
+/** Incidents created within the bounds (either open) whose status is one of `statuses` (null: any). */
+export interface DaySlice {
+  lower?: TimeBound;
+  upper?: TimeBound;
+  statuses: readonly string[] | null;
+}
+
+export interface DayCount {
+  day: string;
+  status: string;
+  risk: string;
+  n: number;
+}
+
+/** Above every character a stored timestamp holds: the end of a day's range of timestamps. */
+const DAY_END = '\u{10FFFF}';
+
+const RISK_SQL = riskBandSql('t.risklevel');
+const T = 'service_asset_findings';
+
+interface Part {
+  /** A condition on the kept table (days wholly inside), or on the incidents `t` (edge days). */
+  kept: boolean;
+  /** The day of an edge's rows. */
+  day?: string;
+  where: string;
+  params: unknown[];
+}
+
+/** The slice as conditions: kept days, and the edge days read from the incidents; null: empty. */
+function partsOf(s: DaySlice): Part[] | null {
+  const { lower, upper } = s;
+  if (s.statuses && s.statuses.length === 0) return null;
+  if (lower && upper && (upper.ts < lower.ts || (upper.ts === lower.ts && (lower.strict || upper.strict)))) return null;
+  const statusIn = (col: string) => ({ sql: s.statuses ? ` AND ${col} IN (${placeholders(s.statuses.length)})` : '', params: s.statuses ? [...s.statuses] : [] });
+  const status = statusIn('status');
+  const tStatus = statusIn('t.status');
+  const gt = (b: TimeBound) => `t.created_at ${b.strict ? '>' : '>='} ?`;
+  const lt = (b: TimeBound) => `t.created_at ${b.strict ? '<' : '<='} ?`;
+  const first = lower?.ts.slice(0, 10);
+  const last = upper?.ts.slice(0, 10);
+  if (lower && upper && first === last) return [{ kept: false, day: first, where: `${gt(lower)} AND ${lt(upper)}${tStatus.sql}`, params: [lower.ts, upper.ts, ...tStatus.params] }];
+  const full: string[] = ['n > 0'];
+  const params: unknown[] = [];
+  if (first !== undefined) {
+    full.push('day > ?');
+    params.push(first);
+  }
+  if (last !== undefined) {
+    full.push('day < ?');
+    params.push(last);
+  }
+  const parts: Part[] = [{ kept: true, where: `${full.join(' AND ')}${status.sql}`, params: [...params, ...status.params] }];
+  if (lower) {
+    parts.push({
+      kept: false,
+      day: first,
+      where: `${gt(lower)} AND t.created_at < ? AND substr(t.created_at, 1, 10) = ?${tStatus.sql}`,
+      params: [lower.ts, first! + DAY_END, first, ...tStatus.params],
+    });
+  }
+  if (upper) parts.push({ kept: false, day: last, where: `t.created_at >= ? AND ${lt(upper)}${tStatus.sql}`, params: [last, upper.ts, ...tStatus.params] });
+  return parts;
+}
+
+export type DayBucket = 'day' | 'week' | 'month';
+
+/** A well-formed calendar day (what a normalised created_at starts with). */
+const REAL_DAY = `(day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' AND date(day) = day)`;
+
+/** The first day of a kept day's bucket (weeks start on Monday); any other day string as it is. */
+const BUCKET_SQL: Record<DayBucket, string> = {
+  day: 'day',
+  week: `CASE WHEN ${REAL_DAY} THEN date(day, '-6 days', 'weekday 1') ELSE day END`,
+  month: `CASE WHEN ${REAL_DAY} THEN substr(day, 1, 7) || '-01' ELSE day END`,
+};
+
+/** Kept rows summed per bucket, by the data version they were read at. */
+const keptRows = new WeakMap<Store, VersionedCache<DayCount[]>>();
+
+/**
+ * The slice's incidents per day, status and risk band (a day may come in several rows); with a
+ * bucket, the kept days come summed per bucket under the bucket's first day (the edge days stay
+ * days). `version`: the data version read (kept rows are reused while it holds).
+ */
+export function daysOf(store: Store, s: DaySlice, bucket: DayBucket = 'day', version: string | null = store.version()): DayCount[] {
+  const out: DayCount[] = [];
+  for (const p of partsOf(s) ?? []) {
+    if (!p.kept) {
+      const sql = `SELECT substr(t.created_at, 1, 10) AS day, t.status AS status, ${RISK_SQL} AS risk, COUNT(*) AS n FROM ${T} t WHERE ${p.where} GROUP BY 1, 2, 3`;
+      out.push(...store.all<DayCount>(sql, p.params));
+      continue;
+    }
+    const sql = `SELECT ${BUCKET_SQL[bucket]} AS day, status, risk, SUM(n) AS n FROM ${DAY_COUNTS} WHERE ${p.where} GROUP BY 1, 2, 3`;
+    let cache = keptRows.get(store);
+    if (!cache) keptRows.set(store, (cache = new VersionedCache<DayCount[]>(32)));
+    const key = JSON.stringify([sql, p.params]);
+    let rows = cache.get(key, version);
+    if (!rows) {
+      rows = store.all<DayCount>(sql, p.params);
+      cache.set(key, version, rows);
+    }
+    out.push(...rows);
+  }
+  return out;
+}
+
+/** The first and last day holding some of the slice's incidents (undefined: none). */
+export function spanOf(store: Store, s: DaySlice): { first?: string; last?: string } {
+  let first: string | undefined;
+  let last: string | undefined;
+  const see = (day: string | undefined) => {
+    if (day === undefined) return;
+    if (first === undefined || day < first) first = day;
+    if (last === undefined || day > last) last = day;
+  };
+  for (const p of partsOf(s) ?? []) {
+    if (p.kept) {
+      see(store.get1<{ day: string }>(`SELECT day FROM ${DAY_COUNTS} WHERE ${p.where} ORDER BY day ASC LIMIT 1`, p.params)?.day);
+      see(store.get1<{ day: string }>(`SELECT day FROM ${DAY_COUNTS} WHERE ${p.where} ORDER BY day DESC LIMIT 1`, p.params)?.day);
+    } else if (store.get1(`SELECT 1 AS x FROM ${T} t WHERE ${p.where} LIMIT 1`, p.params)) {
+      see(p.day);
+    }
+  }
+  return { first, last };
+}
+
+/** The number of the slice's incidents. */
+export function countOf(store: Store, s: DaySlice): number {
+  let n = 0;
+  for (const p of partsOf(s) ?? []) {
+    const sql = p.kept ? `SELECT COALESCE(SUM(n), 0) AS n FROM ${DAY_COUNTS} WHERE ${p.where}` : `SELECT COUNT(*) AS n FROM ${T} t WHERE ${p.where}`;
+    n += store.get1<{ n: number }>(sql, p.params)?.n ?? 0;
+  }
+  return n;
+}
