@@ -565,6 +565,7 @@ export const ru = {
     names: 'Названия рядом с идентификаторами',
     namesHint: 'Рядом с каждым идентификатором, который список показывает названием (актив, тип находки, владелец, группа), — столбец с этим названием: service_asset_name, finding_title, user_short_name, group_name.',
   },
+  dates: { pick: 'Выбрать «{{field}}» в календаре' },
   fields: {
     instance: 'Инсталляция',
     asset: 'Актив',
