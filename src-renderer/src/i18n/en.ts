@@ -493,6 +493,7 @@ export const en = {
     names: 'Names beside ids',
     namesHint: 'Next to each id the list shows as a name (asset, finding type, owner, group), a column with that name: service_asset_name, finding_title, user_short_name, group_name.',
   },
+  dates: { pick: 'Pick “{{field}}” from a calendar' },
   fields: {
     instance: 'Instance',
     asset: 'Asset',
