@@ -51,6 +51,7 @@ export function exportCommand() {
     .option('--delimiter <c>', 'CSV separator: , ; or tab (default ,)')
     .option('--no-bom', 'CSV without the UTF-8 byte-order mark')
     .option('--with-references', 'each record carries the records it refers to (an incident its finding type and asset), so the file imports into a fresh database')
+    .option('--with-names', 'beside each id shown as a name (asset, finding type, group, owner), a column with that name (service_asset_name, finding_title, group_name, user_short_name)')
     .action(async (opts) => {
       const [{ prepareExport }, { cancellable, fmt, Progress, secs, transferFailure }] = await Promise.all([import('../transfer/export'), import('./progress')]);
       if (opts.filter !== undefined && opts.query !== undefined) throw new UsageError('give either --filter or --query, not both');
@@ -71,6 +72,7 @@ export function exportCommand() {
           delimiter,
           bom: opts.bom,
           withReferences: !!opts.withReferences,
+          withNames: !!opts.withNames,
         });
       } catch (e) {
         if (e instanceof ApiError) throw new UsageError(e.message);

@@ -1,9 +1,9 @@
 // Every API route of one platform instance, on any Fastify app: each API a plugin under its
-// prefix, its routes registered from the contract.
+// prefix, its routes registered from the contract; the record kinds' routes as route areas.
 import type { FastifyInstance } from 'fastify';
-import { API_BASES, rewriteAliasPath } from '../../src-shared/contract/index';
+import { API_BASES, namedOperations, rewriteAliasPath } from '../../src-shared/contract/index';
 import { RESOURCES, getResource } from '../../src-shared/resources/index';
-import { underPrefix } from './contract';
+import type { LazyAreas } from './areas';
 import type { ApiDeps } from './deps';
 import { NAMED_OVERRIDES, registerNamed } from './routes/named';
 import { registerResource } from './routes/resources';
@@ -19,15 +19,27 @@ export const CM_URL = API_BASES.cm;
 /** The vendor's names for the correlation resources (`logmule_go_*`) are served as aliases. */
 export const rewriteAliases = rewriteAliasPath;
 
-export function registerApi(app: FastifyInstance, deps: ApiDeps): void {
-  underPrefix(app, BASE_URL, (v2) => {
-    for (const r of RESOURCES) registerResource(v2, BASE_URL, r, deps, new Set(NAMED_OVERRIDES[r.name] ?? []));
-    registerNamed(v2, deps);
-  });
-  underPrefix(app, CM_URL, (cm) => {
+/**
+ * Registers the API on `app`. The routes of each record kind under the data-management and agent
+ * APIs are a route area (areas.ts): declared here, built on their first request.
+ */
+export function registerApi(app: FastifyInstance, deps: ApiDeps, areas: LazyAreas): void {
+  for (const r of RESOURCES) {
+    const skip = new Set(NAMED_OVERRIDES[r.name] ?? []);
+    areas.add(BASE_URL, r.name, (v2) => {
+      registerResource(v2, BASE_URL, r, deps, skip);
+      registerNamed(v2, deps, r.name);
+    });
+  }
+  areas.add(CM_URL, 'agents', (cm) => {
     registerResource(cm, CM_URL, getResource('agents'), deps, new Set(), 'cm.');
-    registerNamed(cm, deps);
+    registerNamed(cm, deps, 'agents');
   });
+  // A named endpoint is served by the area of its record kind: each must have one.
+  for (const op of Object.values(namedOperations())) {
+    const base = [BASE_URL, CM_URL].find((b) => op.path.startsWith(`${b}/`));
+    if (base && !areas.has(base, op.path.slice(base.length + 1).split('/')[0]!)) throw new Error(`${op.operationId}: no route area serves ${op.path}`);
+  }
   registerScan(app, deps);
   registerPublic(app, deps);
   registerTenancy(app, deps);

@@ -21,6 +21,26 @@ export interface BaseOptions {
   serverFactory?: FastifyServerOptions['serverFactory'];
   rewriteUrl?: FastifyServerOptions['rewriteUrl'];
   limits?: Partial<Limits>;
+  /** What the apps of one port share (the port's app and its route areas, areas.ts). */
+  family?: AppFamily;
+}
+
+/** The body budget and the request ids of one port, shared by every app serving it. */
+export interface AppFamily {
+  budget: ByteBudget;
+  genReqId: () => string;
+}
+
+/** A port's shared parts; request ids count as Fastify's own do (`req-1`, `req-2`, ...). */
+export function appFamily(limits?: Partial<Limits>): AppFamily {
+  let next = 0;
+  return {
+    budget: new ByteBudget(resolveLimits(limits).bodiesInFlightBytes),
+    genReqId: () => {
+      next = (next + 1) & 0x7fffffff;
+      return `req-${next.toString(36)}`;
+    },
+  };
 }
 
 export const REDACT = ['req.headers.pgrapikey', 'req.headers.authorization', 'req.headers.cookie'];
@@ -93,6 +113,7 @@ export function createBaseApp(opts: BaseOptions = {}): FastifyInstance {
     bodyLimit: limits.bodyBytes,
     forceCloseConnections: true,
     rewriteUrl: opts.rewriteUrl,
+    ...(opts.family ? { genReqId: opts.family.genReqId } : {}),
     requestTimeout: limits.requestTimeoutMs,
     http: { maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: limits.headersTimeoutMs },
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH },
@@ -113,7 +134,7 @@ export function createBaseApp(opts: BaseOptions = {}): FastifyInstance {
     }
   });
   // Bodies read and handled at once are bounded: a body past the budget waits for earlier ones.
-  const budget = new ByteBudget(limits.bodiesInFlightBytes);
+  const budget = opts.family?.budget ?? new ByteBudget(limits.bodiesInFlightBytes);
   app.addHook('preParsing', async (req, reply, payload) => {
     if (!hasBody(req) || isInjected(req) || req.routeOptions.config?.streamBody) return payload;
     const announced = Number(req.headers['content-length']);

@@ -25,6 +25,12 @@ function columnDdl(name: string, def: FieldDef): string {
   return s;
 }
 
+/** An index column, or a sort key's expression (an index names the table's columns unqualified). */
+function indexTerm(r: ResourceDef, name: string): string {
+  const key = Object.hasOwn(r.sortKeys ?? {}, name) ? r.sortKeys![name]! : undefined;
+  return key ? `(${key.sql.replace(/\bt\./g, '')})` : q(name);
+}
+
 export function tableDdl(r: ResourceDef): string[] {
   const t = q(r.table);
   const cols = [
@@ -40,7 +46,7 @@ export function tableDdl(r: ResourceDef): string[] {
     const key = columns.join(',');
     if (indexed.has(key)) return;
     indexed.add(key);
-    out.push(`CREATE INDEX IF NOT EXISTS ${q(`ix_${r.table}_${columns.join('_')}`)} ON ${t} (${columns.map(q).join(', ')})`);
+    out.push(`CREATE INDEX IF NOT EXISTS ${q(`ix_${r.table}_${columns.join('_')}`)} ON ${t} (${columns.map((c) => indexTerm(r, c)).join(', ')})`);
   };
   for (const [n, d] of Object.entries(r.fields)) if ((d.index || d.ref) && !d.unique) index([n]);
   for (const cols of r.indexes ?? []) index(cols);

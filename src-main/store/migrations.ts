@@ -142,6 +142,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID`);
     },
   },
+  {
+    version: 8,
+    name: 'incident index for sorting by status in workflow order (status_rank), then by time',
+    up: (db) => {
+      for (const stmt of registryIndexDdl()) db.exec(stmt);
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

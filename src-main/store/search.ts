@@ -251,6 +251,8 @@ export interface OrderKey {
   desc: boolean;
   /** Whether the expression is never NULL (keyset paging needs this). */
   notNull: boolean;
+  /** An expression an index holds (a sort key): SQLite ranges that index only by the expression alone. */
+  indexedExpr?: boolean;
 }
 
 export const orderSqlOf = (keys: readonly OrderKey[]): string => keys.map((k) => `${k.expr} ${k.desc ? 'DESC' : 'ASC'}`).join(', ');
@@ -263,6 +265,8 @@ export const orderSqlOf = (keys: readonly OrderKey[]): string => keys.map((k) =>
 export function orderKeys(r: ResourceDef, ordering: readonly SearchOrdering[]): OrderKey[] {
   if (!ordering.length) return [{ expr: 't._rid', desc: false, notNull: true }];
   const keys = ordering.map((o): OrderKey => {
+    const sortKey = typeof o.field === 'string' && Object.hasOwn(r.sortKeys ?? {}, o.field) ? r.sortKeys![o.field]! : undefined;
+    if (sortKey) return { expr: `(${sortKey.sql})`, desc: o.direction === 'desc', notNull: true, indexedExpr: true };
     const f = requireField(r, o.field, 'ordering field');
     if (f.kind === 'json' || f.def?.secret) throw badRequest(`field ${f.name} cannot be used for ordering`);
     return { expr: columnExpr(r, f), desc: o.direction === 'desc', notNull: f.source === 'system' || (f.source === 'stored' && !!f.def?.notNull) };

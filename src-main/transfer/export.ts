@@ -19,6 +19,7 @@ import { badRequest } from '../../src-shared/errors';
 import { PUBLIC_ENTITIES, publicResource, type PublicEntity } from '../../src-shared/public/entities';
 import { parseStandardQuery, StandardQueryError } from '../../src-shared/public/standard-filters';
 import { fieldOf, type FieldInfo, type ResourceDef } from '../../src-shared/resources/index';
+import { nameColumns, WITH_NAMES, withNameFields, type NameColumn } from '../../src-shared/resources/names';
 import { emptySearch, type SearchRequest } from '../../src-shared/schemas/search';
 import type { ExportFormat, ExportSearch } from '../../src-shared/schemas/transfer';
 import { compileStandardQuery } from '../public/query';
@@ -49,6 +50,25 @@ export interface ExportSpec {
    * occurrence) as loaded relations, so that the file imports into a database without them.
    */
   withReferences?: boolean;
+  /**
+   * Beside each id the console shows as a name (asset, finding type, group, owner...), a column
+   * with that name, read in SQL with the record: `<id field less _id>_<label>`.
+   */
+  withNames?: boolean;
+}
+
+/** `columns` with each name column right after the id it names (once). */
+function placeNames(columns: readonly string[], names: readonly NameColumn[]): string[] {
+  const nameSet = new Set(names.map((n) => n.name));
+  const out: string[] = [];
+  for (const c of columns) {
+    if (nameSet.has(c)) continue;
+    out.push(c);
+    for (const n of names) if (n.fk === c) out.push(n.name);
+  }
+  // Names asked for without their id column stay where they were asked.
+  for (const c of columns) if (nameSet.has(c) && !out.includes(c)) out.push(c);
+  return out;
 }
 
 /** The relations that carry the records a record of `r` refers to: every belongs-to link. */
@@ -180,7 +200,8 @@ function planExport(spec: ExportSpec): Plan {
     const entity = PUBLIC_ENTITIES.find((e) => e.path === spec.resource) ?? PUBLIC_ENTITIES.find((e) => e.resource === kindByName(spec.resource)?.name);
     const base = kindByName(spec.resource);
     if (!entity && !base) throw badRequest(`unknown resource: ${spec.resource}`);
-    const r = entity ? publicResource(entity) : base!;
+    const plain = entity ? publicResource(entity) : base!;
+    const r = spec.withNames ? withNameFields(plain) : plain;
     const raw = queryRecord(spec.query);
     let parsed;
     try {
@@ -193,8 +214,9 @@ function planExport(spec: ExportSpec): Plan {
     const c = compileStandardQuery(r, parsed, withRefs(r, entity ? entity.load : [], spec));
     return exportPlan(r, 'public', entity, paged ? c : { ...c, limit: -1, offset: 0 }, paged ? c.limit : null);
   }
-  const r = kindByName(spec.resource);
-  if (!r) throw badRequest(`unknown resource: ${spec.resource}`);
+  const plain = kindByName(spec.resource);
+  if (!plain) throw badRequest(`unknown resource: ${spec.resource}`);
+  const r = spec.withNames ? withNameFields(plain) : plain;
   const s = spec.search ?? {};
   const base = emptySearch(0, 0);
   const req: SearchRequest = {
@@ -226,6 +248,7 @@ function checkedPlan(spec: ExportSpec) {
     for (const c of spec.columns) if (!allColumns.includes(c)) throw badRequest(`unknown column: ${c}`);
     columns = [...new Set(spec.columns)];
   }
+  if (spec.withNames) columns = placeNames(columns, nameColumns(plan.r).filter((n) => allColumns.includes(n.name)));
   if (spec.delimiter !== undefined && spec.delimiter.length !== 1) throw badRequest('delimiter should be one character');
   if (spec.withReferences && spec.format === 'csv') throw badRequest('records with their references are exported as json or ndjson, not csv');
   return { plan, linkable, allColumns, columns };
@@ -239,7 +262,9 @@ export function checkExport(spec: ExportSpec): void {
 export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport {
   const { plan, linkable, allColumns, columns } = checkedPlan(spec);
   const ext = spec.format;
-  const name = plan.entity?.path ?? plan.r.name;
+  // The resource's own name (a plan with names reads it under another).
+  const own = plan.r.name.endsWith(WITH_NAMES) ? plan.r.name.slice(0, -WITH_NAMES.length) : plan.r.name;
+  const name = plan.entity?.path ?? own;
   const { db } = openDatabase(dbFile, { readonly: true, create: false });
   const store = new Store(db);
   let open = true;
@@ -368,7 +393,7 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
     total,
     rows,
     shape: plan.shape,
-    resource: plan.r.name.startsWith('public:') ? (plan.entity?.resource ?? plan.r.name) : plan.r.name,
+    resource: own.startsWith('public:') ? (plan.entity?.resource ?? own) : own,
     filename: `${name}-${stamp()}.${ext}`,
     contentType: CONTENT_TYPES[spec.format],
     chunks,

@@ -102,7 +102,10 @@ function declareResource(r: ResourceDef, base: string, idPrefix: string) {
           description:
             'The search request (spec: Search request): `filters` (equal, substr, intersection, range, related, exists; `negation`), `ordering`, `virtual_search` (a substring of any text field, Cyrillic case folded), ' +
             '`extension_params` (children / parents of tree resources), `relations` to load, `_relations` to list ids of, `include_fields` / `exclude_fields`, `limit` (at most 10,000) and `offset`. ' +
-            '`total` counts every match, not the page.',
+            '`total` counts every match, not the page.' +
+            Object.entries(r.sortKeys ?? {})
+              .map(([name, k]) => ` \`ordering\` also takes the sort-only key \`${name}\`: ${k.description}.`)
+              .join(''),
         },
         {
           body: () => searchRequestSchema,

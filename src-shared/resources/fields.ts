@@ -54,6 +54,18 @@ export const INCIDENT_STATUSES = [
 ] as const;
 export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
 
+/**
+ * An incident status's place in the workflow (the order of INCIDENT_STATUSES), for sorting; a
+ * value outside the list comes last.
+ */
+export const statusRank = (status: unknown): number => {
+  const i = INCIDENT_STATUSES.indexOf(status as IncidentStatus);
+  return i < 0 ? INCIDENT_STATUSES.length : i;
+};
+
+/** SQL of the same rank over the row aliased `t` (constants, not input). */
+export const STATUS_RANK_SQL = `CASE t.status ${INCIDENT_STATUSES.map((s, i) => `WHEN '${s}' THEN ${i}`).join(' ')} ELSE ${INCIDENT_STATUSES.length} END`;
+
 /** Statuses after which a new status counts as a reopening. */
 export const FINAL_STATUSES: readonly IncidentStatus[] = ['closed', 'invalid', 'risk_accepted'];
 export const OPEN_STATUSES: readonly IncidentStatus[] = INCIDENT_STATUSES.filter((s) => !FINAL_STATUSES.includes(s));

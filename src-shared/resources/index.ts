@@ -165,6 +165,15 @@ export function validateRegistry(): void {
       // `_r` is the alias of related rows when computed fields are loaded with a relation.
       if (/\b_r\./.test(c.sql)) throw new Error(`${r.name}.${name}: computed SQL may not use the alias _r`);
     }
+    for (const [name, k] of Object.entries(r.sortKeys ?? {})) {
+      if (name in r.fields || name in (r.computed ?? {}) || ['id', 'created_at', 'updated_at'].includes(name)) throw new Error(`${r.name}.${name}: sort key shadows a field`);
+      if (!/\bt\./.test(k.sql)) throw new Error(`${r.name}.${name}: sort key SQL reads the row as t`);
+    }
+    for (const ix of r.indexes ?? []) {
+      for (const c of ix) {
+        if (!(c in r.fields) && !['id', 'created_at', 'updated_at'].includes(c) && !Object.hasOwn(r.sortKeys ?? {}, c)) throw new Error(`${r.name}: index column ${c} is no field or sort key`);
+      }
+    }
     if (r.tree && r.fields[r.tree.parent]?.ref !== r.name) throw new Error(`${r.name}: tree parent must reference itself`);
     for (const [name, rel] of relationsOf(r)) {
       const target = byName.get(rel.target);

@@ -1,4 +1,4 @@
-import { f, INCIDENT_STATUSES, RISK_BANDS, rel, riskBand } from './fields';
+import { f, INCIDENT_STATUSES, RISK_BANDS, rel, riskBand, STATUS_RANK_SQL } from './fields';
 import type { ResourceDef } from './types';
 
 /** Incidents (spec: Incident record). `risk` follows `risklevel` by the CVSS bands unless given. */
@@ -54,6 +54,12 @@ export const serviceAssetFindings: ResourceDef = {
     reopened_at: f.ts(),
     display_id: f.int({ sequence: true, unique: true }),
   },
+  sortKeys: {
+    status_rank: {
+      sql: STATUS_RANK_SQL,
+      description: `the status in workflow order (${INCIDENT_STATUSES.join(', ')}); \`status\` sorts the values as text`,
+    },
+  },
   relations: {
     service_asset: rel.belongsTo('service_assets', 'service_asset_id'),
     finding: rel.belongsTo('findings', 'finding_id'),
@@ -72,7 +78,8 @@ export const serviceAssetFindings: ResourceDef = {
     },
   },
   // Chosen for the triage paths: status with a time range and a risk bound, status by risk,
-  // the newest first, and per asset (the asset's computed counts and highest open risk).
+  // the newest first, per asset (the asset's computed counts and highest open risk), and the
+  // status in workflow order (sort key status_rank) with the newest or oldest first.
   indexes: [
     ['status', 'created_at', 'risklevel'],
     ['status', 'risklevel', 'created_at'],
@@ -80,5 +87,6 @@ export const serviceAssetFindings: ResourceDef = {
     ['created_at'],
     ['updated_at'],
     ['service_asset_id', 'status', 'risklevel'],
+    ['status_rank', 'created_at'],
   ],
 };

@@ -57,6 +57,19 @@ export interface ComputedDef {
   description?: string;
 }
 
+/**
+ * A key accepted in a search's `ordering` only (never returned, never filtered): an order the
+ * raw values do not give, such as a workflow's order of statuses.
+ */
+export interface SortKeyDef {
+  /**
+   * SQL expression over the resource's stored columns, qualified by the row alias `t` and never
+   * NULL. Written here, never from input; an index may list the key (indexed as the expression).
+   */
+  sql: string;
+  description: string;
+}
+
 export type RelationDef =
   | { kind: 'belongsTo'; target: string; fk: string }
   | { kind: 'hasMany'; target: string; fk: string }
@@ -71,8 +84,10 @@ export interface ResourceDef {
   label: string;
   fields: Record<string, FieldDef>;
   computed?: Record<string, ComputedDef>;
+  /** Keys `ordering` accepts besides the fields (their names are no field's). */
+  sortKeys?: Record<string, SortKeyDef>;
   relations?: Record<string, RelationDef>;
-  /** Composite indexes (column lists) chosen for the listing and search paths. */
+  /** Composite indexes (column lists; a sort key's name stands for its expression) chosen for the listing and search paths. */
   indexes?: readonly (readonly string[])[];
   /** A tree resource: children_all / parents_all walk this parent field. */
   tree?: { parent: string };

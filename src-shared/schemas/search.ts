@@ -41,7 +41,12 @@ export const filterSchema = z
 
 export type SearchFilter = z.infer<typeof filterSchema>;
 
-export const orderingSchema = z.object({ field: z.string(), direction: z.enum(['asc', 'desc']) }).meta({ id: 'SearchOrdering' });
+export const orderingSchema = z
+  .object({
+    field: z.string().describe("a field of the resource, or a sort-only key its search operation names (such as the incidents' `status_rank`, the status in workflow order)"),
+    direction: z.enum(['asc', 'desc']),
+  })
+  .meta({ id: 'SearchOrdering' });
 export type SearchOrdering = z.infer<typeof orderingSchema>;
 
 export const virtualSearchSchema = z.object({

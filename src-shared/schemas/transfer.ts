@@ -46,6 +46,12 @@ const exportFile = {
     .boolean()
     .optional()
     .describe('JSON and NDJSON: each record carries the records it refers to (an incident its finding type, asset and last occurrence), so the file imports into a fresh database'),
+  with_names: z
+    .boolean()
+    .optional()
+    .describe(
+      'beside each id the console shows as a name, a column (or field) with that name, right after the id: a reference to a record with a label as `<id less _id>_<label>` (service_asset_id → service_asset_name, finding_id → finding_title), a user uuid as `<field less _id>_short_name` from the people directory (user_id → user_short_name), group_id → group_name; empty when the record is unknown',
+    ),
 };
 
 /** POST /console/v1/export: its two sources, a v2 search request or public standard filters. */
@@ -80,6 +86,7 @@ export const exportQuerySchema = z.strictObject({
   columns: z.string().optional().describe('comma-separated fields'),
   bom: z.enum(['true', 'false', '1', '0']).optional(),
   with_references: z.enum(['true', 'false', '1', '0']).optional(),
+  with_names: z.enum(['true', 'false', '1', '0']).optional().describe('names beside the ids (see the POST body)'),
 });
 
 const boolParam = z.enum(['true', 'false', '1', '0']).optional();

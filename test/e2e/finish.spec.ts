@@ -94,3 +94,30 @@ test('an error notice belongs to its page: it does not follow the user to the ne
   });
   await expect(page.getByRole('alert').filter({ hasText: /disk I\/O error|500/ })).toHaveCount(0);
 });
+
+test.describe('in Russian', () => {
+  test.use({ locale: 'ru-RU' });
+  test('the longest risk text, "10,0 Критический", fits its cell', async ({ page, served }, testInfo) => {
+    const sample = (await incidents(served)).items[0]!;
+    await api(served, 'POST', '/cruddy/v2/service_asset_findings/create', {
+      title: 'Максимальный риск — web-01',
+      status: 'new',
+      risklevel: 10,
+      service_asset_id: sample.service_asset_id,
+      finding_id: sample.finding_id,
+    });
+    await openConsole(page, served, '#/incidents?sort=-risklevel');
+    const first = loadedRows(page, 'Инциденты').first();
+    await expect(first.locator('.risk')).toHaveText(/10,0\s*Критический/, { timeout: 30_000 });
+    const cut = await loadedRows(page, 'Инциденты').locator('.risk').evaluateAll((pills) =>
+      pills.filter((p) => {
+        const cell = p.closest('td, [role="cell"]') as HTMLElement;
+        const band = p.querySelector('.risk-band') as HTMLElement | null;
+        const edge = cell.getBoundingClientRect().right - Number.parseFloat(getComputedStyle(cell).paddingRight);
+        return p.scrollWidth > p.clientWidth + 1 || (band !== null && band.getBoundingClientRect().right > edge + 0.5);
+      }).length,
+    );
+    expect(cut, 'risk cells cut').toBe(0);
+    await snap(page, testInfo, 'risk-10-ru');
+  });
+});

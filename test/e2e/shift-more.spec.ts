@@ -1,6 +1,14 @@
 // More of a triage shift in Chromium, each step checked through the HTTP API: assigning to a
 // person and to a responsible group (one incident and a selection) with the quick filters
-// "Unassigned" and "My group"; a bulk change cancelled while it runs.
+// "Unassigned" and "My group"; a bulk change cancelled while it runs; jumping to an incident by
+// its number from the search box and the command palette; the live list's interval and pause;
+// instances managed in the console (a local file, a remote server: added, renamed, tested,
+// removed) and one added with the command line showing up by itself.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
 import { emptySearch } from '../../src-shared/schemas/search';
 import { api, expect, incidents, loadedRows, openConsole, snap, startServe, test, type Served } from './fixtures';
@@ -52,7 +60,7 @@ test('assign to a person and to a group, one incident and a selection; "Unassign
   const others = dir.filter((p) => p.id !== me.id);
   const [solo, many] = [others[1]!, others[3]!];
   await openConsole(page, served, `#/incidents?${COLS}`);
-  await expect(loadedRows(page).first()).toBeVisible();
+  await expect(loadedRows(page).first()).toBeVisible({ timeout: 20_000 });
   const newest = (await incidents(served)).items.slice(0, 4) as unknown as Owned[];
   // Groups none of them has now, so the change can be seen.
   const free = teams.filter((g) => !newest.some((n) => n.group_id === g.id));
@@ -219,3 +227,330 @@ test('a bulk status change cancelled while it runs: part changed with its status
     await s.stop();
   }
 });
+
+test('jump to an incident by its number from the search box and the palette; an unknown number is not found; the palette ranks exact words first and runs Undo', async ({ page, served }, testInfo) => {
+  test.setTimeout(120_000);
+  const all = await incidents(served);
+  const target = all.items.find((i) => i.display_id === 398)!;
+  const other = all.items.find((i) => i.display_id === 397)!;
+  expect(target && other).toBeTruthy();
+  const missing = Math.max(...all.items.map((i) => i.display_id)) + 1000;
+  await openConsole(page, served);
+  await expect(loadedRows(page).first()).toBeVisible({ timeout: 20_000 });
+  const detail = page.getByRole('complementary', { name: 'Incident' });
+
+  // The search box: `#398` and Enter opens it (the text is not searched for).
+  const search = page.getByRole('searchbox', { name: 'Search incidents' });
+  await search.fill('#398');
+  await search.press('Enter');
+  await expect(detail.getByRole('heading', { level: 2 })).toHaveText(target.title);
+  expect(new URL(page.url()).hash).toMatch(new RegExp(`^#/incidents/${target.id}`));
+  await expect(search).toHaveValue('');
+  await expect(page.getByTestId('total')).toHaveText(`${all.total} incidents`);
+  await search.fill(`#${missing}`);
+  await search.press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: `There is no incident #${missing} here.` })).toBeVisible();
+  await expect(detail.getByRole('heading', { level: 2 })).toHaveText(target.title);
+  await expect(page.getByTestId('total')).toHaveText(`${all.total} incidents`);
+  await snap(page, testInfo, 'jump-not-found');
+  await search.fill('');
+  await search.press('Escape');
+
+  // The palette: the number typed offers to open that incident.
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  await page.keyboard.press('Control+k');
+  await palette.getByRole('combobox').fill('#397');
+  await expect(palette.getByRole('option').first()).toHaveText(/Open incident #397/);
+  await snap(page, testInfo, 'palette-number');
+  await page.keyboard.press('Enter');
+  await expect(palette).toHaveCount(0);
+  await expect(detail.getByRole('heading', { level: 2 })).toHaveText(other.title);
+  expect(new URL(page.url()).hash).toMatch(new RegExp(`^#/incidents/${other.id}`));
+  await page.keyboard.press('Control+k');
+  await palette.getByRole('combobox').fill(String(missing));
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: `There is no incident #${missing} here.` }).last()).toBeVisible();
+  await expect(detail.getByRole('heading', { level: 2 })).toHaveText(other.title);
+
+  // Ranking: every entry holding the exact word comes before those that only start with it,
+  // whether it can run now or not.
+  await page.keyboard.press('Control+k');
+  await palette.getByRole('combobox').fill('incident');
+  const order = async () => {
+    const texts = await palette.getByRole('option').locator('span:first-child').allTextContents();
+    const exact = texts.map((x) => /\bincident\b/i.test(x));
+    return { texts, exact: exact.filter(Boolean).length, ranked: exact.indexOf(false) > exact.lastIndexOf(true) };
+  };
+  await expect.poll(async () => (await order()).exact).toBeGreaterThan(2);
+  const ranked = await order();
+  expect(ranked.ranked, ranked.texts.join(' | ')).toBe(true);
+  await palette.getByRole('combobox').fill('open');
+  await expect(palette.getByRole('option').first().locator('span').first()).toHaveText('Open the incident');
+  await snap(page, testInfo, 'palette-ranked');
+
+  // Undo is among the actions: a held change taken back from the palette sends nothing.
+  await page.keyboard.press('Escape');
+  const before = await api<{ user_id: string | null; updated_at: string }>(served, 'GET', `/cruddy/v2/service_asset_findings/${other.id}`);
+  await page.keyboard.press('Shift+A');
+  const dialog = page.getByRole('dialog', { name: 'Assign 1 incident' });
+  await dialog.getByRole('radio', { name: 'Nobody' }).check();
+  await dialog.getByRole('button', { name: 'Assign 1' }).click();
+  await expect(page.getByTestId('held-change')).toBeVisible();
+  await page.keyboard.press('Control+k');
+  await palette.getByRole('combobox').fill('undo');
+  await expect(palette.getByRole('option').first()).toHaveText(/^Undo the last change/);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'Undone: nothing was sent.' })).toBeVisible();
+  await expect(page.getByTestId('held-change')).toHaveCount(0);
+  expect(await api<{ user_id: string | null; updated_at: string }>(served, 'GET', `/cruddy/v2/service_asset_findings/${other.id}`)).toEqual(
+    expect.objectContaining({ user_id: before.user_id, updated_at: before.updated_at }),
+  );
+});
+
+test('live list: the interval set and paused; nothing is announced while paused, the new incident after resuming; the selection and the open incident stay', async ({ page, served }, testInfo) => {
+  test.setTimeout(120_000);
+  await openConsole(page, served);
+  await expect(loadedRows(page).first()).toBeVisible({ timeout: 20_000 });
+  const interval = page.getByRole('combobox', { name: 'Refresh the list' });
+  await interval.selectOption({ label: 'Every 10 s' });
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Resume', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  // Kept for the next visit.
+  await page.reload();
+  await expect(loadedRows(page).first()).toBeVisible({ timeout: 20_000 });
+  await expect(interval).toHaveValue('10000');
+  await expect(page.getByRole('button', { name: 'Resume', exact: true })).toBeVisible();
+
+  const before = await incidents(served);
+  await expect(page.getByTestId('total')).toHaveText(`${before.total} incidents`);
+  // One incident open, another selected.
+  const opened = before.items[0]!;
+  const chosen = before.items[2]!;
+  await loadedRows(page).nth(2).getByRole('checkbox').check();
+  await loadedRows(page).first().click();
+  const detail = page.getByRole('complementary', { name: 'Incident' });
+  await expect(detail.getByRole('heading', { level: 2 })).toHaveText(opened.title);
+  await expect(page.getByTestId('selected-count')).toHaveText('1 selected');
+
+  // The checks for new incidents the live list makes (a one-row search for the newest).
+  let checks = 0;
+  page.on('request', (r) => {
+    if (r.url().includes('/service_asset_findings/search') && (r.postData() ?? '').includes('"include_fields":["id","created_at"]')) checks++;
+  });
+  const created = await api<{ id: string }>(served, 'POST', '/cruddy/v2/service_asset_findings/create', {
+    title: 'Пауза живого списка — web-02',
+    status: 'new',
+    risklevel: 7.7,
+    service_asset_id: before.items[0]!.service_asset_id,
+    finding_id: before.items[0]!.finding_id,
+  });
+  // Well past the interval while paused: not asked, not announced.
+  await page.waitForTimeout(12_000);
+  expect(checks).toBe(0);
+  await expect(page.getByTestId('fresh')).toHaveCount(0);
+  await expect(page.getByTestId('total')).toHaveText(`${before.total} incidents`);
+
+  await page.getByRole('button', { name: 'Resume', exact: true }).click();
+  await expect(page.getByTestId('fresh')).toHaveText('1 new incident — show', { timeout: 25_000 });
+  expect(checks).toBeGreaterThan(0);
+  await expect(loadedRows(page).first().locator('.cell-title')).toHaveText(opened.title);
+  await snap(page, testInfo, 'live-resumed-announced');
+  await page.getByTestId('fresh').click();
+  await expect(page.getByTestId('total')).toHaveText(`${before.total + 1} incidents`);
+  await expect(loadedRows(page).first().locator('.cell-title')).toHaveText('Пауза живого списка — web-02');
+  // The selection and the open incident survived the refresh.
+  await expect(page.getByTestId('selected-count')).toHaveText('1 selected');
+  await expect(loadedRows(page).nth(3).locator('.cell-title')).toHaveText(chosen.title);
+  await expect(loadedRows(page).nth(3).getByRole('checkbox')).toBeChecked();
+  await expect(detail.getByRole('heading', { level: 2 })).toHaveText(opened.title);
+  expect(new URL(page.url()).hash).toMatch(new RegExp(`^#/incidents/${opened.id}`));
+  await loadedRows(page).first().click();
+  await expect(detail.getByRole('heading', { level: 2 })).toHaveText('Пауза живого списка — web-02');
+  expect(new URL(page.url()).hash).toMatch(new RegExp(`^#/incidents/${created.id}`));
+  await snap(page, testInfo, 'live-shown');
+});
+
+interface InstanceRow {
+  id: string;
+  name: string;
+  kind: string;
+  db_file: string | null;
+  remote_url: string | null;
+  has_api_key: boolean;
+}
+
+test('instances in the console: a local file and a remote server added, renamed, tested and removed; one added with the command line shows up by itself', async ({ page, served }, testInfo) => {
+  test.setTimeout(180_000);
+  const remote = await startServe();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-e2e-instances-'));
+  const list = () => api<InstanceRow[]>(served, 'GET', '/console/v1/instances');
+  const byName = async (name: string) => (await list()).find((i) => i.name === name);
+  try {
+    // The other server's data tells itself apart from the main one's (both start from the same demo data).
+    await api(remote, 'POST', '/cruddy/v2/service_asset_findings/create', { title: 'Только на удалённой площадке — msk-dc-01', status: 'new', risklevel: 9.1 });
+    await openConsole(page, served);
+    await expect(loadedRows(page).first()).toBeVisible({ timeout: 20_000 });
+    // Set on the page: a reload would drop it.
+    await page.evaluate(() => Object.assign(window, { stillTheSamePage: true }));
+    const switcher = page.getByRole('button', { name: /^Instance: / });
+    const menu = page.getByRole('menu', { name: 'Instances' });
+    await switcher.click();
+    await menu.getByRole('menuitem', { name: 'Manage instances…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Instances' });
+    const form = dialog.getByRole('form', { name: 'Add an instance' });
+    const row = (name: string) => dialog.getByTestId('instance-row').filter({ has: page.getByRole('textbox', { name: `Name of ${name}` }) });
+
+    // A local database file.
+    const file = path.join(dir, 'samara.sqlite');
+    await form.getByRole('radio', { name: 'local' }).check();
+    await form.getByRole('textbox', { name: 'Name' }).fill('Филиал Самара');
+    await form.getByRole('textbox', { name: 'Database file' }).fill(file);
+    await form.getByRole('button', { name: 'Add' }).click();
+    await expect(row('Филиал Самара')).toBeVisible();
+    expect(await byName('Филиал Самара')).toMatchObject({ kind: 'local', db_file: file });
+
+    // A remote platform: another server, its address and key.
+    await form.getByRole('radio', { name: 'remote' }).check();
+    await form.getByRole('textbox', { name: 'Name' }).fill('ЦОД Москва');
+    await form.getByRole('textbox', { name: 'Address' }).fill(remote.main);
+    await form.getByLabel('API key').fill(remote.apiKey);
+    await form.getByRole('button', { name: 'Add' }).click();
+    await expect(row('ЦОД Москва')).toBeVisible();
+    const added = (await byName('ЦОД Москва'))!;
+    expect(added).toMatchObject({ kind: 'remote', remote_url: remote.main, has_api_key: true });
+    // The key is never answered back.
+    expect(JSON.stringify(await list())).not.toContain(remote.apiKey);
+
+    // Test: a real call to each.
+    const tests: string[] = [];
+    page.on('request', (r) => {
+      const m = /\/console\/v1\/instances\/([^/]+)\/test$/.exec(new URL(r.url()).pathname);
+      if (m) tests.push(m[1]!);
+    });
+    await row('ЦОД Москва').getByRole('button', { name: 'Test' }).click();
+    await expect(row('ЦОД Москва').getByRole('img', { name: /^answering, \d+ ms/ })).toBeVisible();
+    await row('Филиал Самара').getByRole('button', { name: 'Test' }).click();
+    await expect(row('Филиал Самара').getByRole('img', { name: /^answering, \d+ ms/ })).toBeVisible();
+    expect(tests).toContain(added.id);
+    await snap(page, testInfo, 'instances-added');
+
+    // Rename the remote one.
+    await row('ЦОД Москва').getByRole('textbox', { name: 'Name of ЦОД Москва' }).fill('ЦОД Москва — резерв');
+    await row('ЦОД Москва').getByRole('button', { name: 'Rename' }).click();
+    await expect(row('ЦОД Москва — резерв')).toBeVisible();
+    expect((await list()).find((i) => i.id === added.id)!.name).toBe('ЦОД Москва — резерв');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    // The switcher: both, answering; the remote's incidents are the other server's.
+    await switcher.click();
+    await expect(menu.getByRole('menuitemradio', { name: /ЦОД Москва — резерв/ })).toContainText(/answering, \d+ ms/);
+    await expect(menu.getByRole('menuitemradio', { name: /Филиал Самара/ })).toContainText(/answering/);
+    await menu.getByRole('menuitemradio', { name: /ЦОД Москва — резерв/ }).click();
+    await expect(page.getByRole('button', { name: 'Instance: ЦОД Москва — резерв' })).toBeVisible();
+    const there = await incidents(remote);
+    await expect(page.getByTestId('total')).toHaveText(`${there.total} incidents`);
+    await expect(loadedRows(page).first().locator('.cell-title')).toHaveText('Только на удалённой площадке — msk-dc-01');
+
+    // The remote stops answering: "Check again" finds it so.
+    await remote.stop();
+    const before = tests.length;
+    await switcher.click();
+    await menu.getByRole('menuitem', { name: 'Check again' }).click();
+    await expect(menu.getByRole('menuitemradio', { name: /ЦОД Москва — резерв/ })).toContainText('not answering');
+    await expect(menu.getByRole('menuitemradio', { name: /Филиал Самара/ })).toContainText(/answering, \d+ ms/);
+    expect(tests.length - before).toBe((await list()).length);
+    await snap(page, testInfo, 'instances-check-again');
+    await page.keyboard.press('Escape');
+
+    // Remove both: the switcher goes back to the main instance; the local file is kept.
+    await switcher.click();
+    await menu.getByRole('menuitem', { name: 'Manage instances…' }).click();
+    for (const name of ['ЦОД Москва — резерв', 'Филиал Самара']) {
+      await row(name).getByRole('button', { name: 'Remove', exact: true }).click();
+      await row(name).getByRole('button', { name: 'Remove it (the file is kept)' }).click();
+      await expect(row(name)).toHaveCount(0, { timeout: 15_000 });
+      expect(await byName(name)).toBeUndefined();
+    }
+    expect(fs.existsSync(file)).toBe(true);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect(page.getByRole('button', { name: 'Instance: Main' })).toBeVisible();
+
+    // Added with the command line while the console is open: it shows up without a reload.
+    const cli = await promisify(execFile)(process.execPath, ['out/main/cli.js', 'instance', 'add', '--name', 'Филиал Тверь', '--local', path.join(dir, 'tver.sqlite'), '--create', '--db', served.db]);
+    const id = cli.stdout.trim();
+    expect((await list()).find((i) => i.id === id)?.name).toBe('Филиал Тверь');
+    await switcher.click();
+    await expect(menu.getByRole('menuitemradio', { name: /Филиал Тверь/ })).toBeVisible({ timeout: 15_000 });
+    await expect(menu.getByRole('menuitemradio', { name: /Филиал Тверь/ })).toContainText(/answering/);
+    await menu.getByRole('menuitemradio', { name: /Филиал Тверь/ }).click();
+    await expect(page.getByTestId('total')).toHaveText('0 incidents');
+    expect(await page.evaluate(() => (window as unknown as { stillTheSamePage?: boolean }).stillTheSamePage)).toBe(true);
+    await snap(page, testInfo, 'instance-from-cli');
+    // Removed with the command line: gone from the switcher, back on the main instance.
+    await promisify(execFile)(process.execPath, ['out/main/cli.js', 'instance', 'remove', id, '--db', served.db]);
+    await expect(page.getByRole('button', { name: 'Instance: Main' })).toBeVisible({ timeout: 15_000 });
+  } finally {
+    await remote.stop();
+    for (const i of await list()) if (i.kind !== 'main') await api(served, 'DELETE', `/console/v1/instances/${i.id}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+const looks = [
+  { theme: 'light', locale: 'en-GB', palette: 'Command palette', open: /Open incident #398/, notFound: 'There is no incident #9999 here.', statusDialog: /^Change the status/, cancel: /^(Cancel|Отмена)$/, cancelled: /not sent \(cancelled\)/, revert: 'Revert' },
+  { theme: 'dark', locale: 'en-GB', palette: 'Command palette', open: /Open incident #398/, notFound: 'There is no incident #9999 here.', statusDialog: /^Change the status/, cancel: /^(Cancel|Отмена)$/, cancelled: /not sent \(cancelled\)/, revert: 'Revert' },
+  { theme: 'light', locale: 'ru-RU', palette: 'Палитра команд', open: /Открыть инцидент №398/, notFound: 'Здесь нет инцидента №9999.', statusDialog: /^Изменить статус/, cancel: /^(Cancel|Отмена)$/, cancelled: /не отправлен/, revert: 'Вернуть' },
+  { theme: 'dark', locale: 'ru-RU', palette: 'Палитра команд', open: /Открыть инцидент №398/, notFound: 'Здесь нет инцидента №9999.', statusDialog: /^Изменить статус/, cancel: /^(Cancel|Отмена)$/, cancelled: /не отправлен/, revert: 'Вернуть' },
+] as const;
+
+for (const c of looks) {
+  test.describe(`shift more look, ${c.theme}, ${c.locale}`, () => {
+    test.use({ colorScheme: c.theme, locale: c.locale, viewport: { width: 1440, height: 900 } });
+
+    test('the palette offering an incident by number, the number not found, a bulk change cancelled', async ({ page, served }, testInfo) => {
+      test.setTimeout(120_000);
+      const tag = `${c.theme}-${c.locale}`;
+      await openConsole(page, served);
+      await expect(loadedRows(page, c.locale === 'ru-RU' ? 'Инциденты' : 'Incidents').first()).toBeVisible({ timeout: 20_000 });
+      await page.keyboard.press('Control+k');
+      const palette = page.getByRole('dialog', { name: c.palette });
+      await palette.getByRole('combobox').fill('#398');
+      await expect(palette.getByRole('option').first()).toHaveText(c.open);
+      await snap(page, testInfo, `palette-number-${tag}`);
+      await page.keyboard.press('Escape');
+      const search = page.locator('[data-search="incidents"]');
+      await search.fill('#9999');
+      await search.press('Enter');
+      await expect(page.getByRole('alert').filter({ hasText: c.notFound })).toBeVisible();
+      await snap(page, testInfo, `jump-not-found-${tag}`);
+      await search.fill('');
+      await search.press('Escape');
+
+      // A bulk change slowed down here only to be seen mid-way; cancelled, then reverted.
+      const statuses = async () => JSON.stringify((await api<{ items: unknown[] }>(served, 'POST', '/cruddy/v2/service_asset_findings/group', { group_field: 'status' })).items);
+      const before = await statuses();
+      const total = (await incidents(served)).total;
+      await page.route('**/service_asset_findings/mass_update', async (route) => {
+        await new Promise((r) => setTimeout(r, 800));
+        await route.continue();
+      });
+      await page.keyboard.press('Shift+X');
+      await expect(page.getByTestId('selected-count')).toContainText(String(total));
+      await page.keyboard.press('s');
+      const dialog = page.getByRole('dialog', { name: c.statusDialog });
+      await dialog.getByRole('radio').nth(4).check();
+      await dialog.getByRole('button', { name: new RegExp(String(total)) }).click();
+      await page.getByTestId('held-change').getByRole('button').nth(1).click();
+      const progress = page.locator('.notice.is-progress');
+      await expect(progress.locator('progress')).toHaveAttribute('value', /^[1-9]/, { timeout: 20_000 });
+      await snap(page, testInfo, `bulk-running-${tag}`);
+      await progress.getByRole('button', { name: c.cancel }).click();
+      const result = page.getByTestId('change-result');
+      await expect(result).toContainText(c.cancelled, { timeout: 20_000 });
+      await snap(page, testInfo, `bulk-cancelled-${tag}`);
+      await page.unroute('**/service_asset_findings/mass_update');
+      await result.getByRole('button', { name: c.revert }).click();
+      await expect.poll(statuses, { timeout: 30_000 }).toBe(before);
+    });
+  });
+}

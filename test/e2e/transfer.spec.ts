@@ -502,14 +502,32 @@ test('export of the filtered incident table as NDJSON and CSV equals what the AP
   const columns = ['display_id', 'title', 'status', 'risklevel', 'service_asset_id', 'created_at'];
   expect(checked).toEqual(columns);
   await expect(dialog.getByRole('combobox', { name: 'Separator' })).toHaveValue(',');
+  // Names beside ids are on by default: the asset's name follows its id, as the list shows it.
+  await expect(dialog.getByRole('checkbox', { name: 'Names beside ids' })).toBeChecked();
   await snap(page, testInfo, 'export-csv-dialog');
   const [csvDl] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: `Export ${columns.length} columns` }).click()]);
   expect(csvDl.suggestedFilename()).toMatch(/^service_asset_findings-\d{8}T\d{6}Z\.csv$/);
   const csv = fs.readFileSync((await csvDl.path())!, 'utf8');
   expect(csv.startsWith('\ufeff')).toBe(true);
   const rows = parseCsv(csv.slice(1), ',');
-  expect(rows[0]).toEqual(columns);
-  expect(rows.slice(1)).toEqual(full.items.map((it) => columns.map((c) => csvCell(it[c]))));
+  const named = ['display_id', 'title', 'status', 'risklevel', 'service_asset_id', 'service_asset_name', 'created_at'];
+  expect(rows[0]).toEqual(named);
+  const assets = await api<{ items: { id: string; name: string }[] }>(served, 'POST', '/cruddy/v2/service_assets/search', {
+    include_fields: ['id', 'name'],
+    exclude_fields: [],
+    filters: [],
+    ordering: [],
+    virtual_search: { value: '', strict: false },
+    extension_params: { chidlrens_all: false, parents_all: false },
+    relations: [],
+    limit: 10000,
+    offset: 0,
+  });
+  const assetName = new Map(assets.items.map((a) => [a.id, a.name]));
+  expect(rows.slice(1)).toEqual(full.items.map((it) => named.map((c) => (c === 'service_asset_name' ? csvCell(assetName.get(it.service_asset_id as string) ?? null) : csvCell(it[c])))));
+  // The same rows on screen: the Asset column shows these names.
+  const shown = await loadedRows(page).first().locator('td').allInnerTexts();
+  expect(shown.some((t) => t.trim() === rows[1]![5])).toBe(true);
   await expect(page.getByTestId('export-progress').filter({ hasText: csvDl.suggestedFilename() })).toHaveAttribute('data-state', 'done');
   await snap(page, testInfo, 'export-done');
 });

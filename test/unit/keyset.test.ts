@@ -65,6 +65,29 @@ describe('keyset paging', () => {
     }
   });
 
+  it('pages by status_rank (an indexed expression) as OFFSET does, bounding the rank alone too', () => {
+    const rankOrders: SearchOrdering[][] = [
+      [{ field: 'status_rank', direction: 'asc' }],
+      [{ field: 'status_rank', direction: 'desc' }],
+      [{ field: 'status_rank', direction: 'asc' }, { field: 'risklevel', direction: 'desc' }],
+    ];
+    const seen: string[] = [];
+    const prepare = db.prepare.bind(db);
+    (db as { prepare: (sql: string) => unknown }).prepare = (sql: string) => {
+      seen.push(sql);
+      return prepare(sql);
+    };
+    for (const ordering of rankOrders) {
+      expect(keysetUsable(compileSearchPlan(I, { ...emptySearch(7, 7), ordering }))).toBe(true);
+      const req = (offset: number, limit = 7): SearchRequest => ({ ...emptySearch(limit, offset), ordering });
+      const total = store.search(I, req(0)).total;
+      for (let offset = 0; offset < total + 7; offset += 7) expect(ids(req(offset)), `${JSON.stringify(ordering)} @${offset}`).toEqual(byOffset(req(offset)));
+      for (const offset of [50, 13, 49, 3, total - 1, 0]) expect(ids(req(offset, 11)), `${JSON.stringify(ordering)} jump @${offset}`).toEqual(byOffset(req(offset, 11)));
+    }
+    expect(seen.some((s) => /\(CASE t\.status .* END\) >= \? AND \(\(CASE t\.status .* END\), t\.created_at, t\._rid\) >= \(\?, \?, \?\)/.test(s))).toBe(true);
+    expect(seen.some((s) => /\(CASE t\.status .* END\) <= \? AND \(\(CASE t\.status .* END\), t\.created_at, t\._rid\) <= \(\?, \?, \?\)/.test(s))).toBe(true);
+  });
+
   it('starts a later page from a noted row rather than counting the offset', () => {
     const ordering: SearchOrdering[] = [{ field: 'created_at', direction: 'desc' }];
     const seen: string[] = [];

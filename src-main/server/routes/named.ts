@@ -11,12 +11,16 @@ import { checkId } from './resources';
 
 export { NAMED_OVERRIDES } from '../../../src-shared/contract/index';
 
-/** Registers the named endpoints under the prefix of `scope` (the plugin of the data-management or the agent API). */
-export function registerNamed(scope: FastifyInstance, deps: ApiDeps): void {
+/**
+ * Registers the named endpoints under the prefix of `scope` (the plugin of the data-management or
+ * the agent API); with `area`, only those of that record kind (`<prefix>/<area>/...`).
+ */
+export function registerNamed(scope: FastifyInstance, deps: ApiDeps, area?: string): void {
   const ops = namedOperations();
   const store = deps.store;
+  const under = area === undefined ? `${scope.prefix}/` : `${scope.prefix}/${area}/`;
   const serve: typeof serveOp = (_app, op, handler, o) => {
-    if (op.path.startsWith(`${scope.prefix}/`)) serveOp(scope, op, handler, o);
+    if (op.path.startsWith(under)) serveOp(scope, op, handler, o);
   };
   const v2 = scope;
   const cm = scope;

@@ -239,6 +239,7 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
     delimiter: spec.delimiter,
     bom: spec.bom,
     withReferences: spec.with_references,
+    withNames: spec.with_names,
     frontLinkBase: frontLinkBase(req),
   });
 
@@ -361,6 +362,7 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
           .filter(Boolean),
         bom: qy.bom === undefined ? undefined : truthy(qy.bom),
         with_references: qy.with_references === undefined ? undefined : truthy(qy.with_references),
+        with_names: qy.with_names === undefined ? undefined : truthy(qy.with_names),
       });
   });
 

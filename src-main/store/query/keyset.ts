@@ -48,6 +48,16 @@ export const keyColumns = (order: readonly OrderKey[]): string => order.map((k, 
  * same way (an index range), else the expanded form.
  */
 export function fromAnchor(order: readonly OrderKey[], key: readonly unknown[]): Sql {
+  const cond = anchorCondition(order, key);
+  // SQLite ranges an index on an expression only by a comparison of the expression alone (not
+  // by a row value it leads): a first key of that kind is bounded alone as well, so the page
+  // starts at the anchor's group of equal first keys instead of the order's first row.
+  const lead = order[0]!;
+  if (!lead.indexedExpr) return cond;
+  return { sql: `${lead.expr} ${lead.desc ? '<=' : '>='} ? AND ${cond.sql}`, params: [key[0], ...cond.params] };
+}
+
+function anchorCondition(order: readonly OrderKey[], key: readonly unknown[]): Sql {
   const desc = order[0]!.desc;
   if (order.every((k) => k.desc === desc)) {
     const cols = order.map((k) => k.expr).join(', ');

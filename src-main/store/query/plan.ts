@@ -4,6 +4,7 @@
 // this thread or a reader's. run.ts executes plans.
 import { publicEntity, publicResource } from '../../../src-shared/public/entities';
 import { fieldOf, fieldsOf, getResource, type RelationDef, type ResourceDef } from '../../../src-shared/resources/index';
+import { WITH_NAMES, withNameFields } from '../../../src-shared/resources/names';
 import type { SearchRequest } from '../../../src-shared/schemas/search';
 import { countSql, idsSql, pageSql, searchParts, type OrderKey, type SqlContext } from '../search';
 import { q } from '../sql';
@@ -51,6 +52,7 @@ export interface Plan {
 
 /** The resource a plan reads: a registry resource or a public list's view of one. */
 export function planResource(name: string): ResourceDef {
+  if (name.endsWith(WITH_NAMES)) return withNameFields(planResource(name.slice(0, -WITH_NAMES.length)));
   if (name.startsWith('public:')) {
     const e = publicEntity(name.slice('public:'.length));
     if (e) return publicResource(e);

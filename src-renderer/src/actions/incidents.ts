@@ -101,7 +101,7 @@ export async function jumpTo(n: number): Promise<boolean> {
       return false;
     }
   }
-  announce('error', 'notices.noSuchIncident', { n });
+  announce('error', 'notices.noSuchIncident', { n: String(n) });
   return false;
 }
 

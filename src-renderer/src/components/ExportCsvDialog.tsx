@@ -1,5 +1,5 @@
-// Exporting as CSV: which columns (the ones on screen by default, in their order), the separator
-// and the byte-order mark spreadsheets want.
+// Exporting as CSV: which columns (the ones on screen by default, in their order), the separator,
+// the byte-order mark spreadsheets want, and names beside the ids the list shows as names.
 import { useMemo, useState, type FormEvent } from 'react';
 import { defaultColumns, defaultDelimiter, runExport, type Delimiter, type ExportSource, type ExportTarget } from '../data/exports';
 import { useI18n } from '../i18n';
@@ -17,6 +17,7 @@ export function ExportCsvDialog({ source, target }: { source: ExportSource; targ
   const [chosen, setChosen] = useState<string[]>(initial);
   const [delimiter, setDelimiter] = useState<Delimiter>(defaultDelimiter(lang));
   const [bom, setBom] = useState(true);
+  const [names, setNames] = useState(true);
   // The chosen columns first in their order, then the rest in the table's order.
   const ordered = useMemo(() => [...initial, ...source.columns.map((c) => c.id).filter((id) => !initial.includes(id))], [initial, source.columns]);
   const byId = new Map(source.columns.map((c) => [c.id, c]));
@@ -25,7 +26,7 @@ export function ExportCsvDialog({ source, target }: { source: ExportSource; targ
     e.preventDefault();
     if (!chosen.length) return;
     close();
-    runExport(source, 'csv', target, { columns: chosen, delimiter, bom });
+    runExport(source, 'csv', target, { columns: chosen, delimiter, bom, names });
   };
   return (
     <Dialog
@@ -89,6 +90,10 @@ export function ExportCsvDialog({ source, target }: { source: ExportSource; targ
           <label className="inline" title={t('exports.bomHint')}>
             <input type="checkbox" checked={bom} onChange={(e) => setBom(e.target.checked)} />
             {t('exports.bom')}
+          </label>
+          <label className="inline" title={t('exports.namesHint')}>
+            <input type="checkbox" checked={names} onChange={(e) => setNames(e.target.checked)} />
+            {t('exports.names')}
           </label>
         </div>
       </form>

@@ -34,5 +34,7 @@ export interface CsvOptions {
   columns: string[];
   delimiter: Delimiter;
   bom: boolean;
+  /** A column with the name beside each id the list shows as a name (with_names). */
+  names: boolean;
 }
 

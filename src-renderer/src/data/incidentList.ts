@@ -20,10 +20,25 @@ export const INCIDENTS = 'service_asset_findings';
 
 export { cachedSource, rowKey } from './listCache';
 
+/**
+ * Whether the view's status sort is in workflow order: every instance it reads knows the key
+ * (remote platforms do not), so the merged list of "All instances" compares one order.
+ */
+function statusRankFor(view: string, instance: string): boolean {
+  const list = useInstances.getState().list;
+  const ids = view === 'all' ? list.map((i) => i.id) : [instance];
+  return ids.every((id) => list.find((i) => i.id === id)?.kind !== 'remote');
+}
+
 /** What the query is resolved against on one instance, now. */
 export function resolveFor(view: string, instance: string): Resolve {
   const t = useTriage.getState();
-  return { asOf: t.asOf, who: { me: useSession.getState().me?.id ?? null, myGroups: myGroups(instance) }, until: t.hold[view] ?? null };
+  return {
+    asOf: t.asOf,
+    who: { me: useSession.getState().me?.id ?? null, myGroups: myGroups(instance) },
+    until: t.hold[view] ?? null,
+    statusRank: statusRankFor(view, instance),
+  };
 }
 
 function whoKey(q: IncidentQuery, view: string): string {

@@ -4,6 +4,7 @@
 // list keeps the common ordering).
 import { ApiFailure, isAbort } from '../api/client';
 import { i18n } from '../i18n';
+import { statusRank } from '../../../src-shared/resources/fields';
 import type { Page, Rec } from '../api/radar';
 
 export interface InstanceTag {
@@ -224,6 +225,9 @@ export class PagedSource extends Base implements RowSource {
   }
 }
 
+/** A row's value of an ordering key: a sort-only key is derived from the field it ranks. */
+const sortValue = (row: Rec, field: string): unknown => (field === 'status_rank' ? statusRank(row.status) : row[field]);
+
 /** How rows compare under an ordering, the way SQLite orders them (NULL first ascending). */
 export function compareRows(ordering: readonly { field: string; direction: 'asc' | 'desc' }[]) {
   const cmp = (a: unknown, b: unknown): number => {
@@ -238,7 +242,7 @@ export function compareRows(ordering: readonly { field: string; direction: 'asc'
   };
   return (x: Rec, y: Rec): number => {
     for (const o of ordering) {
-      const c = cmp(x[o.field], y[o.field]);
+      const c = cmp(sortValue(x, o.field), sortValue(y, o.field));
       if (c !== 0) return o.direction === 'desc' ? -c : c;
     }
     return 0;

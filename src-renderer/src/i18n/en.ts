@@ -490,7 +490,10 @@ export const en = {
     delimiters: { comma: 'Comma (,)', semicolon: 'Semicolon (;)', tab: 'Tab' },
     bom: 'Byte-order mark (for Excel)',
     bomHint: 'Starts the file with a UTF-8 byte-order mark so that spreadsheets read Cyrillic text right.',
+    names: 'Names beside ids',
+    namesHint: 'Next to each id the list shows as a name (asset, finding type, owner, group), a column with that name: service_asset_name, finding_title, user_short_name, group_name.',
   },
+  dates: { pick: 'Pick “{{field}}” from a calendar' },
   fields: {
     instance: 'Instance',
     asset: 'Asset',

@@ -26,6 +26,65 @@ export function formatDateTime(lang: Lang, ts: string | null | undefined): strin
   return out;
 }
 
+/** The date format of the locale (the date part of formatDateTime): 31/10/2026, 31.10.2026. */
+const dateFormat = (lang: Lang, timeZone?: string) =>
+  memo(`d:${lang}:${timeZone ?? ''}`, () => new Intl.DateTimeFormat(localeOf(lang), { dateStyle: 'short', ...(timeZone ? { timeZone } : {}) }));
+
+/**
+ * A date in the locale's one date format. A calendar day ('YYYY-MM-DD') is that day; a
+ * timestamp is its local day.
+ */
+export function formatDate(lang: Lang, value: string | null | undefined): string {
+  if (!value) return '';
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const d = new Date(day ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(d.getTime())) return value;
+  return dateFormat(lang, day ? 'UTC' : undefined).format(d);
+}
+
+/** A time of day with seconds (for "read at ..."). */
+export function formatTime(lang: Lang, ts: string | number | Date): string {
+  const d = ts instanceof Date ? ts : new Date(ts);
+  if (Number.isNaN(d.getTime())) return '';
+  return memo(`t:${lang}`, () => new Intl.DateTimeFormat(localeOf(lang), { timeStyle: 'medium' })).format(d);
+}
+
+/** How a date is typed in the locale: dd/mm/yyyy, дд.мм.гггг. */
+export function datePattern(lang: Lang): string {
+  const names = lang === 'ru' ? { day: 'дд', month: 'мм', year: 'гггг' } : { day: 'dd', month: 'mm', year: 'yyyy' };
+  return dateFormat(lang, 'UTC')
+    .formatToParts(new Date(Date.UTC(2026, 10, 22)))
+    .map((p) => (p.type === 'day' || p.type === 'month' || p.type === 'year' ? names[p.type] : p.value))
+    .join('');
+}
+
+/**
+ * A date typed in the locale's order (day, month, year for both languages here; any of . / -
+ * between) or as YYYY-MM-DD, as 'YYYY-MM-DD'; null when it is no real date.
+ */
+export function parseDate(lang: Lang, text: string): string | null {
+  const s = text.trim();
+  let y: number;
+  let m: number;
+  let d: number;
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(s);
+  if (iso) [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else {
+    const parts = /^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$/.exec(s);
+    if (!parts) return null;
+    const order = dateFormat(lang, 'UTC')
+      .formatToParts(new Date(Date.UTC(2026, 10, 22)))
+      .filter((p) => p.type === 'day' || p.type === 'month')
+      .map((p) => p.type);
+    const [a, b] = [Number(parts[1]), Number(parts[2])];
+    [d, m] = order[0] === 'month' ? [b, a] : [a, b];
+    y = Number(parts[3]);
+  }
+  const dt = new Date(Date.UTC(y, m - 1, d));
+  if (dt.getUTCFullYear() !== y || dt.getUTCMonth() !== m - 1 || dt.getUTCDate() !== d) return null;
+  return dt.toISOString().slice(0, 10);
+}
+
 export function formatDateTimeLong(lang: Lang, ts: string | null | undefined): string {
   if (!ts) return '';
   const d = new Date(ts);
@@ -33,13 +92,21 @@ export function formatDateTimeLong(lang: Lang, ts: string | null | undefined): s
   return memo(`dtl:${lang}`, () => new Intl.DateTimeFormat(localeOf(lang), { dateStyle: 'medium', timeStyle: 'medium' })).format(d);
 }
 
-/** A bucket start date ('YYYY-MM-DD', UTC) as a short label for the unit. */
+/**
+ * A bucket start date ('YYYY-MM-DD', UTC) as a short axis label for the unit, in the digits and
+ * order of the locale's date format: 31/10 and 10/2026, 31.10 and 10.2026.
+ */
 export function formatBucket(lang: Lang, day: string, unit: 'day' | 'week' | 'month'): string {
   const d = new Date(`${day}T00:00:00Z`);
   if (Number.isNaN(d.getTime())) return day;
   const opts: Intl.DateTimeFormatOptions =
-    unit === 'month' ? { month: 'short', year: '2-digit', timeZone: 'UTC' } : { day: 'numeric', month: 'short', timeZone: 'UTC' };
+    unit === 'month' ? { month: '2-digit', year: 'numeric', timeZone: 'UTC' } : { day: '2-digit', month: '2-digit', timeZone: 'UTC' };
   return memo(`b:${lang}:${unit}`, () => new Intl.DateTimeFormat(localeOf(lang), opts)).format(d);
+}
+
+/** A bucket in a chart's tooltip: its whole date (a month as on the axis). */
+export function formatBucketLong(lang: Lang, day: string, unit: 'day' | 'week' | 'month'): string {
+  return unit === 'month' ? formatBucket(lang, day, unit) : formatDate(lang, day);
 }
 
 export function formatNumber(lang: Lang, n: number | null | undefined, digits?: number): string {

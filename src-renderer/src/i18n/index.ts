@@ -1,8 +1,9 @@
 // The console's languages (i18next): English and Russian, complete. The language follows the
 // system (navigator.languages) until the user picks one, which is kept in localStorage.
-import i18next from 'i18next';
+import i18next, { type FormatterModule } from 'i18next';
 import { initReactI18next, useTranslation } from 'react-i18next';
 import { EN, RU } from './catalog';
+import { formatNumber } from './format';
 
 export const LANGS = ['en', 'ru'] as const;
 export type Lang = (typeof LANGS)[number];
@@ -25,13 +26,27 @@ function storedLang(): Lang | null {
 
 export const i18n = i18next.createInstance();
 
-void i18n.use(initReactI18next).init({
+/**
+ * Every number a message carries is written the language's way (1,234,567 / 1 234 567); a
+ * number that names something (an incident's #) is passed as text and left alone.
+ */
+const numbersFormatter: FormatterModule = {
+  type: 'formatter',
+  init() {},
+  add() {},
+  addCached() {},
+  // Anything else goes on as it came (undefined stays missing, for i18next to report).
+  format: (value, _format, lng) => (typeof value === 'number' ? formatNumber(lng === 'ru' ? 'ru' : 'en', value) : (value as string)),
+};
+
+void i18n.use(initReactI18next).use(numbersFormatter).init({
   resources: { en: { translation: EN }, ru: { translation: RU } },
   lng: storedLang() ?? systemLang(),
   fallbackLng: false,
   supportedLngs: [...LANGS],
   initAsync: false,
-  interpolation: { escapeValue: false },
+  // alwaysFormat: every value a message carries goes through numbersFormatter below.
+  interpolation: { escapeValue: false, alwaysFormat: true },
 });
 
 document.documentElement.lang = i18n.language;

@@ -5,7 +5,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { INCIDENT_STATUSES, RISK_BANDS, type IncidentStatus, type RiskBand } from '../../../../src-shared/resources/fields';
 import type { Stats } from '../../api/radar';
 import { useI18n } from '../../i18n';
-import { formatBucket, formatNumber } from '../../i18n/format';
+import { formatBucket, formatBucketLong, formatNumber } from '../../i18n/format';
 import { riskColor, statusColor } from '../../lib/colors';
 import { useUi } from '../../state/ui';
 
@@ -76,7 +76,7 @@ function Charts({ stats, statuses, risks, onPick }: ChartsProps) {
               <YAxis tick={axis} tickFormatter={num} width={44} tickLine={false} axisLine={false} allowDecimals={false} />
               <Tooltip
                 cursor={{ fill: 'var(--hover)' }}
-                labelFormatter={(v) => formatBucket(lang, String(v), stats.bucket)}
+                labelFormatter={(v) => formatBucketLong(lang, String(v), stats.bucket)}
                 formatter={(v, n) => [num(Number(v)), String(n)]}
                 contentStyle={{ background: 'var(--panel)', border: '1px solid var(--line)', fontSize: 12 }}
               />

@@ -7,6 +7,7 @@ import { jumpTo } from '../../actions/incidents';
 import { runAction } from '../../actions/registry';
 import { ActionButton } from '../../components/ActionButton';
 import { ExportMenu } from '../../components/ExportMenu';
+import { DateInput } from '../../components/DateInput';
 import { Picker } from '../../components/Picker';
 import { useSession } from '../../state/session';
 import { useI18n } from '../../i18n';
@@ -93,20 +94,13 @@ function RangeControl({ range, onChange }: { range: TimeRange; onChange(r: TimeR
       </select>
       {custom && (
         <>
-          <input
-            type="date"
-            aria-label={t('filters.from')}
-            value={tsLocalDate(range.from)}
-            onChange={(e) => onChange({ ...range, from: localDateTs(e.target.value) })}
-            title={range.from ? formatDateTime(lang, range.from) : undefined}
-          />
+          <DateInput label={t('filters.from')} value={tsLocalDate(range.from)} onChange={(day) => onChange({ ...range, from: localDateTs(day) })} title={range.from ? formatDateTime(lang, range.from) : undefined} />
           <span className="muted">–</span>
-          <input
-            type="date"
-            aria-label={t('filters.to')}
+          <DateInput
+            label={t('filters.to')}
             value={range.to ? tsLocalDate(new Date(Date.parse(range.to) - 1).toISOString()) : ''}
-            onChange={(e) => {
-              const start = localDateTs(e.target.value);
+            onChange={(day) => {
+              const start = localDateTs(day);
               onChange({ ...range, to: start ? (normalizeTs(new Date(Date.parse(start) + 86_400_000).toISOString()) ?? undefined) : undefined });
             }}
             title={range.to ? formatDateTime(lang, range.to) : undefined}

@@ -5,7 +5,7 @@ import { useSyncExternalStore } from 'react';
 import { ActionButton } from '../../components/ActionButton';
 import { failureText, type RowSource } from '../../data/source';
 import { useI18n } from '../../i18n';
-import { formatNumber } from '../../i18n/format';
+import { formatNumber, formatTime } from '../../i18n/format';
 import { LIVE_INTERVALS, useTriage } from '../../state/triage';
 
 function useTotal(source: RowSource | null): number | null {
@@ -60,7 +60,7 @@ export function StatusLine({ view, source, selection }: { view: string; source: 
       <span className="live" role="group" aria-label={t('live.label')}>
         <span className={`live-dot${live.everyMs && !live.paused ? ' is-on' : ''}`} aria-hidden="true" />
         <span className="muted small" data-testid="read-at">
-          {t('live.readAt', { time: new Date(readAt).toLocaleTimeString(lang === 'ru' ? 'ru-RU' : 'en-GB') })}
+          {t('live.readAt', { time: formatTime(lang, readAt) })}
         </span>
         <select aria-label={t('live.interval')} value={live.everyMs} onChange={(e) => setLive({ everyMs: Number(e.target.value), paused: false })}>
           {LIVE_INTERVALS.map((ms) => (

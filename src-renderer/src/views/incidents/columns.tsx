@@ -66,7 +66,7 @@ export function incidentColumns(t: TFunction, lang: Lang, withInstance: boolean)
     {
       id: 'risklevel',
       header: t('fields.risk'),
-      size: 130,
+      size: 150,
       sortable: true,
       descFirst: true,
       render: (r) => {

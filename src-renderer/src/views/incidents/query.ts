@@ -104,6 +104,11 @@ export interface Resolve {
   who: Identity;
   /** Rows created after this are held back (live list: new incidents announced, not shown). */
   until?: string | null;
+  /**
+   * The status sorts in workflow order (the sort-only key `status_rank`, which this server's
+   * instances know); otherwise as the values' text (remote platforms do not know the key).
+   */
+  statusRank?: boolean;
 }
 
 const NOBODY = '00000000-0000-0000-0000-000000000000';
@@ -169,13 +174,14 @@ export function toSearchRequest(q: IncidentQuery, res: Resolve, fields: readonly
     ...emptySearch(limit, offset),
     include_fields: [...new Set([...ROW_FIELDS, ...fields])],
     filters: toSearchFilters(q, res),
-    ordering: orderingOf(q),
+    ordering: orderingOf(q, res.statusRank),
     virtual_search: { value: searchText(q), strict: false },
   };
 }
 
-export function orderingOf(q: IncidentQuery): SearchRequest['ordering'] {
-  return q.sorting.map((s) => ({ field: s.id, direction: s.desc ? 'desc' : 'asc' }));
+/** The sort as v2 ordering; the Status column sorts in workflow order where the instance can. */
+export function orderingOf(q: IncidentQuery, statusRank = false): SearchRequest['ordering'] {
+  return q.sorting.map((s) => ({ field: statusRank && s.id === 'status' ? 'status_rank' : s.id, direction: s.desc ? 'desc' : 'asc' }));
 }
 
 /** The text searched: the search box less an incident number typed as `#398` (that one opens). */

@@ -24,7 +24,8 @@ function rangeOf(p: URLSearchParams): TimeRange {
   if (preset === 'custom') {
     const from = normalizeTs(p.get('from') ?? '') ?? undefined;
     const to = normalizeTs(p.get('to') ?? '') ?? undefined;
-    return from || to ? { preset: 'custom', from, to } : { preset: 'all' };
+    // Chosen without dates yet (the date inputs are open): still custom, filtering nothing.
+    return { preset: 'custom', from, to };
   }
   return (RANGE_PRESETS as readonly string[]).includes(preset ?? '') ? { preset: preset as TimeRange['preset'] } : { preset: 'all' };
 }

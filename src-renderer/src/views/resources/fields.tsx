@@ -8,7 +8,7 @@ import { displayName } from '../../lib/instanceName';
 import { LabelCell } from '../../components/Label';
 import type { Row } from '../../data/source';
 import type { Lang } from '../../i18n';
-import { formatDateTime, formatNumber } from '../../i18n/format';
+import { formatDate, formatDateTime, formatNumber } from '../../i18n/format';
 
 /** A field's label: translated where the console knows it, else its API name. */
 export function fieldLabel(t: TFunction, name: string): string {
@@ -57,6 +57,8 @@ export function FieldValue({ r, f, value, lang, t, instance }: { r: ResourceDef;
   switch (f.kind) {
     case 'timestamp':
       return <span className="mono">{formatDateTime(lang, String(value))}</span>;
+    case 'date':
+      return <span className="mono">{formatDate(lang, String(value))}</span>;
     case 'bool':
       return <span>{value === true || value === 1 ? t('common.yes') : t('common.no')}</span>;
     case 'int':

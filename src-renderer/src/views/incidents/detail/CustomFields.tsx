@@ -5,6 +5,7 @@ import { emptySearch } from '../../../../../src-shared/schemas/search';
 import { search, updateRecord, type Rec } from '../../../api/radar';
 import { failureText } from '../../../data/source';
 import { useI18n } from '../../../i18n';
+import { datePattern, formatDate, parseDate } from '../../../i18n/format';
 import { targetOf } from '../../../state/instances';
 import { useSession } from '../../../state/session';
 
@@ -21,19 +22,24 @@ const COLUMN: Record<string, string> = {
 };
 
 function Value({ rec, instance, onSaved }: { rec: Rec; instance: string; onSaved(): void }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const api = useSession((s) => s.api);
   const field = (rec.custom_field ?? {}) as Rec;
   const type = String(field.field_type ?? 'string');
   const col = COLUMN[type] ?? 'string_value';
+  const typeName = t(`customFieldTypes.${type}`, { defaultValue: type });
   const initial = rec[col];
-  const shown = initial === null || initial === undefined ? '' : typeof initial === 'object' ? JSON.stringify(initial) : String(initial);
+  const shown = initial === null || initial === undefined ? '' : typeof initial === 'object' ? JSON.stringify(initial) : col === 'date_value' ? formatDate(lang, String(initial)) : String(initial);
   const [text, setText] = useState(shown);
   const [error, setError] = useState<string | null>(null);
   const parse = (): { ok: true; value: unknown } | { ok: false } => {
     if (text.trim() === '') return { ok: true, value: null };
     if (col === 'integer_value') return /^-?\d+$/.test(text.trim()) ? { ok: true, value: Number(text) } : { ok: false };
     if (col === 'float_value') return Number.isFinite(Number(text.replace(',', '.'))) ? { ok: true, value: Number(text.replace(',', '.')) } : { ok: false };
+    if (col === 'date_value') {
+      const day = parseDate(lang, text);
+      return day ? { ok: true, value: day } : { ok: false };
+    }
     if (col === 'json_value') {
       try {
         return { ok: true, value: JSON.parse(text) as unknown };
@@ -66,14 +72,15 @@ function Value({ rec, instance, onSaved }: { rec: Rec; instance: string; onSaved
     <div className="cf">
       <label className="field">
         <span>
-          {label} <span className="muted small">· {type}</span>
+          {label} <span className="muted small">· {typeName}</span>
         </span>
         {col === 'boolean_value' ? (
           <input type="checkbox" checked={initial === true} onChange={(e) => void save(e.target.checked)} aria-label={label} />
         ) : (
           <input
-            type={col === 'date_value' ? 'date' : 'text'}
-            inputMode={col === 'integer_value' || col === 'float_value' ? 'decimal' : undefined}
+            type="text"
+            inputMode={col === 'integer_value' || col === 'float_value' ? 'decimal' : col === 'date_value' ? 'numeric' : undefined}
+            placeholder={col === 'date_value' ? datePattern(lang) : undefined}
             value={text}
             aria-invalid={!parsed.ok}
             aria-label={label}
@@ -84,7 +91,7 @@ function Value({ rec, instance, onSaved }: { rec: Rec; instance: string; onSaved
           />
         )}
       </label>
-      {!parsed.ok && <span className="error small">{t('customFields.invalid', { type })}</span>}
+      {!parsed.ok && <span className="error small">{t('customFields.invalid', { type: typeName })}</span>}
       {error && (
         <span className="error small" role="alert">
           {error}

@@ -1,0 +1,166 @@
+// Route areas built on first use. Most of a port's routes are the generic operations of thirty
+// record kinds; registering all of them (each with its HEAD route) was most of the server's
+// start-up. Each record kind's routes under an API prefix (`/cruddy/v2/agents/...`) are an area:
+// a Fastify app of their own, with the same conventions, security and error answers as the port's
+// app, built and made ready when the first request for that area arrives. Until then the port's
+// app holds none of its routes.
+//
+// The areas split paths, not routes: every route whose path begins with `<prefix>/<name>` lives in
+// that area, and no other app has a route that such a path could match (checked as routes are
+// registered), so an area's own router answers 404, and 405 with `Allow`, exactly as one app
+// holding every route would. A request reaches its area straight from the port's server when its
+// path names the area as is; any other spelling (duplicate slashes, %-encoding, an alias) passes
+// through the port's app, whose first hook hands it over once the path is rewritten.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import FindMyWay from 'find-my-way';
+import { errorBody, ERR } from '../../src-shared/errors';
+import { MAX_PARAM_LENGTH } from './limits';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+type ServerFactory = NonNullable<FastifyServerOptions['serverFactory']>;
+
+interface Area {
+  base: string;
+  name: string;
+  register: (scope: FastifyInstance) => void;
+  /** The area's handler once its app is ready. */
+  handler: Handler | null;
+  app: FastifyInstance | null;
+  waiting: [IncomingMessage, ServerResponse][] | null;
+}
+
+/** The router options of every app (base.ts): the areas read paths as the apps' routers do. */
+const ROUTER_OPTIONS = { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH } as const;
+
+export class LazyAreas {
+  private readonly areas = new Map<string, Area>();
+  private readonly router = FindMyWay(ROUTER_OPTIONS);
+  private readonly bases = new Set<string>();
+  private closed = false;
+
+  /**
+   * @param make a new app with the port's conventions and security (the area's routes are then
+   *   registered on it under its API prefix)
+   * @param rewrite the port's rewriting of request URLs (aliases), applied before a path is read
+   */
+  constructor(
+    private readonly make: () => FastifyInstance,
+    private readonly rewrite: (url: string) => string = (url) => url,
+  ) {}
+
+  /** Declares the area `<base>/<name>`; `register` adds its routes (inside a plugin whose prefix is `base`). */
+  add(base: string, name: string, register: (scope: FastifyInstance) => void): void {
+    const key = `${base}/${name}`;
+    if (this.areas.has(key)) throw new Error(`route area ${key} declared twice`);
+    this.areas.set(key, { base, name, register, handler: null, app: null, waiting: null });
+    if (!this.bases.has(base)) {
+      this.bases.add(base);
+      const found = (_req: unknown, _res: unknown, params: Record<string, string | undefined>) => params;
+      this.router.on('GET', `${base}/:area`, found, { base });
+      this.router.on('GET', `${base}/:area/*`, found, { base });
+    }
+  }
+
+  has(base: string, name: string): boolean {
+    return this.areas.has(`${base}/${name}`);
+  }
+
+  /** The area a request URL (already rewritten) falls in, if any. */
+  match(url: string): Area | undefined {
+    let found: ReturnType<typeof this.router.find>;
+    try {
+      found = this.router.find('GET', url);
+    } catch {
+      return undefined; // bad %-encoding: the port's app answers it
+    }
+    if (!found) return undefined;
+    const { base } = found.store as { base: string };
+    return this.areas.get(`${base}/${found.params.area}`);
+  }
+
+  /**
+   * Installs the hand-over on the port's app: its first onRequest hook (before security) gives a
+   * request of an area to that area, and a route of the port's app that an area would shadow is
+   * refused. Closing the port's app closes the areas' apps.
+   */
+  install(app: FastifyInstance): void {
+    app.addHook('onRoute', (route) => {
+      const url = route.url ?? route.path;
+      for (const base of this.bases) {
+        if (!url.startsWith(`${base}/`)) continue;
+        const first = url.slice(base.length + 1).split('/')[0] ?? '';
+        if (first.startsWith(':') || first.includes('*') || this.areas.has(`${base}/${first}`)) {
+          throw new Error(`the route ${url} lies in the route area of ${base}/${first}: register it there`);
+        }
+      }
+    });
+    app.addHook('onRequest', (req, reply, done) => {
+      const area = this.match(req.url);
+      if (!area) return done();
+      void reply.hijack();
+      this.dispatch(area, req.raw, reply.raw);
+    });
+    app.addHook('onClose', async () => {
+      this.closed = true;
+      await Promise.allSettled([...this.areas.values()].map((a) => a.app?.close()));
+    });
+  }
+
+  /**
+   * The port server's handler: a request whose path names an area as is goes to it at once,
+   * any other to `handler` (the port's app).
+   */
+  front(handler: Handler): Handler {
+    return (req, res) => {
+      const area = this.match(this.rewrite(req.url ?? '/'));
+      if (area) this.dispatch(area, req, res);
+      else handler(req, res);
+    };
+  }
+
+  /** The port's serverFactory with the areas in front of its app's handler. */
+  serverFactory(factory: ServerFactory): ServerFactory {
+    return (handler, opts) => factory(this.front(handler as Handler) as typeof handler, opts);
+  }
+
+  private dispatch(area: Area, req: IncomingMessage, res: ServerResponse): void {
+    if (area.handler) return area.handler(req, res);
+    if (area.waiting) return void area.waiting.push([req, res]);
+    area.waiting = [[req, res]];
+    this.build(area).then(
+      (handler) => {
+        const waiting = area.waiting ?? [];
+        area.waiting = null;
+        area.handler = handler;
+        for (const [q, s] of waiting) handler(q, s);
+      },
+      (e: unknown) => {
+        const waiting = area.waiting ?? [];
+        area.waiting = null;
+        process.emitWarning(`route area ${area.base}/${area.name} could not be built: ${(e as Error)?.message ?? String(e)}`);
+        for (const [, s] of waiting) refuse(s);
+      },
+    );
+  }
+
+  private async build(area: Area): Promise<Handler> {
+    if (this.closed) throw new Error('the server is closing');
+    const app = this.make();
+    const prefix = `${area.base}/${area.name}`;
+    app.addHook('onRoute', (route) => {
+      const url = route.url ?? route.path;
+      if (url !== prefix && !url.startsWith(`${prefix}/`)) throw new Error(`the route ${url} lies outside its route area ${prefix}`);
+    });
+    void app.register(async (scope) => area.register(scope), { prefix: area.base });
+    await app.ready();
+    area.app = app;
+    return app.routing as Handler;
+  }
+}
+
+function refuse(res: ServerResponse): void {
+  if (res.headersSent) return void res.end();
+  res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(errorBody(500, ERR.internal)));
+}
