@@ -19,6 +19,8 @@ export function appState(): AppState {
   const signedIn = useSession.getState().status === 'ready';
   const onIncidents = signedIn && route.view === 'incidents';
   const query = currentQuery();
+  // The export's description (every field's label) is made only when an action reads it.
+  let exportSource: AppState['exportSource'] | undefined;
   return {
     route,
     signedIn,
@@ -32,6 +34,9 @@ export function appState(): AppState {
     busy: ch.running !== null,
     pending: ch.pending !== null,
     canUndo: ch.pending !== null || (ch.last !== null && ch.running === null),
-    exportSource: !signedIn ? null : onIncidents ? incidentExportSource(query, i18n.t.bind(i18n)) : ui.exportSource,
+    get exportSource() {
+      if (exportSource === undefined) exportSource = !signedIn ? null : onIncidents ? incidentExportSource(query, i18n.t.bind(i18n)) : ui.exportSource;
+      return exportSource;
+    },
   };
 }

@@ -109,7 +109,9 @@ export interface StatsState {
 }
 
 /** The aggregates of the query without its status and risk filters: asked once per user action
- * (a filter, a refresh, a change sent), after the table's first page answered. */
+ * (a filter, a refresh, a change sent), together with the table's first page (the server reads
+ * both at once, the aggregates from kept counts), and shown once the table has answered: the
+ * rows are drawn first, the counts and charts after them. */
 export function useIncidentStats(view: string, q: IncidentQuery, source: RowSource | null): StatsState {
   const api = useSession((s) => s.api);
   const seq = useTriage((s) => s.seq);
@@ -117,6 +119,7 @@ export function useIncidentStats(view: string, q: IncidentQuery, source: RowSour
   const until = useTriage((s) => s.hold[view] ?? null);
   const changed = useChanges((s) => s.seq);
   useSession((s) => s.me);
+  const ready = source !== null;
   const answered = useAnswered(source);
   const res: Resolve = { ...resolveFor(view, view === 'all' ? 'main' : view), asOf, until };
   const qs = toStatsQuery(q, res, bucketFor(q.range, asOf));
@@ -124,16 +127,24 @@ export function useIncidentStats(view: string, q: IncidentQuery, source: RowSour
   const [state, setState] = useState<StatsState>({ stats: null, loading: false, error: null, key: null });
   const started = useRef('');
   const ctl = useRef<AbortController | null>(null);
+  // An answer that came before the table's: held until the table has answered.
+  const held = useRef<StatsState | null>(null);
+  const answeredNow = useRef(answered);
+  answeredNow.current = answered;
   useEffect(() => {
-    if (!api || started.current === key || !answered) return;
+    if (!api || started.current === key || !ready) return;
     started.current = key;
     ctl.current?.abort();
+    held.current = null;
     const c = (ctl.current = new AbortController());
     setState((s) => ({ ...s, loading: true }));
     const req = view === 'all' ? statsAll(api, qs, c.signal).then((r) => r.merged) : fetchStats(api, targetOf(view), qs, c.signal);
     req.then(
       (stats) => {
-        if (!c.signal.aborted) setState({ stats, loading: false, error: null, key });
+        if (c.signal.aborted) return;
+        const next = { stats, loading: false, error: null, key };
+        if (answeredNow.current) setState(next);
+        else held.current = next;
       },
       (e: unknown) => {
         if (isAbort(e) || c.signal.aborted) return;
@@ -143,7 +154,13 @@ export function useIncidentStats(view: string, q: IncidentQuery, source: RowSour
     );
     // qs and view are part of key.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [api, key, answered]);
+  }, [api, key, ready]);
+  useEffect(() => {
+    if (!answered || !held.current) return;
+    const next = held.current;
+    held.current = null;
+    setState(next);
+  }, [answered]);
   useEffect(() => () => ctl.current?.abort(), []);
   return state;
 }
@@ -176,7 +193,7 @@ async function newest(view: string, instance: string, q: IncidentQuery, after: s
  * the focus and the open incident stay). Some: they are announced and held back (the rows do
  * not move under the cursor) until the user shows them.
  */
-export function useLiveList(view: string, q: IncidentQuery): void {
+export function useLiveList(view: string, q: IncidentQuery, answered: boolean): void {
   const live = useTriage((s) => s.live);
   const marks = useTriage((s) => s.marks[view]);
   const api = useSession((s) => s.api);
@@ -184,9 +201,10 @@ export function useLiveList(view: string, q: IncidentQuery): void {
   const qk = queryKey(q);
   const qRef = useRef(q);
   qRef.current = q;
-  // Marks are taken as soon as the view is (re)read.
+  // Marks are taken as soon as the view is (re)read: once its rows have answered, so that the
+  // rows on screen are asked first.
   useEffect(() => {
-    if (!api || marks) return;
+    if (!api || marks || !answered) return;
     const ctl = new AbortController();
     const tags = instancesOf(view, useInstances.getState());
     Promise.all(tags.map(async (t) => [t.id, (await newest(view, t.id, qRef.current, null, ctl.signal)).mark] as const)).then(
@@ -196,7 +214,7 @@ export function useLiveList(view: string, q: IncidentQuery): void {
       () => {},
     );
     return () => ctl.abort();
-  }, [api, view, qk, marks, list]);
+  }, [api, view, qk, marks, list, answered]);
   useEffect(() => {
     if (!api || !live.everyMs || live.paused) return;
     let ctl: AbortController | null = null;

@@ -108,6 +108,8 @@ export class PagedSource extends Base implements RowSource {
   private total: number | null = null;
   private error: Error | null = null;
   private lastStart = 0;
+  /** How many of `wanted` (its first entries) are on screen. */
+  private visibleCount = 0;
 
   constructor(
     readonly key: string,
@@ -151,6 +153,7 @@ export class PagedSource extends Base implements RowSource {
       if (extra >= 0 && (this.total === null || extra * this.pageSize < this.total)) list.push(extra);
     }
     const visible = list.slice(0, last - first + 1);
+    this.visibleCount = visible.length;
     this.wanted = forward ? list : [...visible.reverse(), ...list.slice(last - first + 1)];
     // Requests for pages far from the viewport are dropped; near ones are let finish.
     for (const [p, ctl] of this.inflight) {
@@ -172,8 +175,12 @@ export class PagedSource extends Base implements RowSource {
   }
 
   private pump(): void {
+    // Until the list first answers, only the pages on screen are asked: the pages read ahead
+    // would compete with them for the server.
+    const onScreen = this.total === null ? new Set(this.wanted.slice(0, this.visibleCount)) : null;
     for (const p of this.wanted) {
       if (this.inflight.size >= this.concurrency) break;
+      if (onScreen && !onScreen.has(p)) continue;
       if (this.inflight.has(p) || (this.pages.has(p) && !this.stale.has(p))) continue;
       this.load(p);
     }

@@ -11,7 +11,6 @@ import { useUi } from '../../state/ui';
 
 export interface ChartsProps {
   stats: Stats;
-  range?: unknown;
   statuses: readonly IncidentStatus[];
   risks: readonly RiskBand[];
   onPick(pick: { bucket: string; status?: IncidentStatus; risk?: RiskBand }): void;

@@ -78,11 +78,11 @@ export function IncidentsView() {
     [api, view, q, fields, loaded, list, me, q.team === 'mine' ? peopleVersion : 0],
   );
   useRefreshes(source);
-  useLiveList(view, q);
+  const answered = useAnswered(source);
+  useLiveList(view, q, answered);
   const stats = useIncidentStats(view, q, source);
   // The charts follow the status and risk filters once the table shows the new rows, in a
   // transition: the table comes first.
-  const answered = useAnswered(source);
   const [chartFilter, setChartFilter] = useState({ statuses: q.statuses, risks: q.risks });
   useEffect(() => {
     if (answered) startTransition(() => setChartFilter({ statuses: q.statuses, risks: q.risks }));
@@ -190,7 +190,7 @@ export function IncidentsView() {
                 </div>
               }
             >
-              <Charts stats={stats.stats} statuses={chartFilter.statuses} risks={chartFilter.risks} range={q.range} onPick={pick} />
+              <Charts stats={stats.stats} statuses={chartFilter.statuses} risks={chartFilter.risks} onPick={pick} />
             </Suspense>
           ) : (
             <div className="charts charts-placeholder">
