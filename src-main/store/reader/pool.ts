@@ -2,15 +2,13 @@
 // first read needs one and grown to `size` while reads wait, so a long count or full-text match
 // never holds up other clients' requests, writes or the tiny routes. Waiting reads queue in
 // two lanes, the console's (requests a browser makes) and every other client's, served in
-// turn: a script hammering the API cannot starve the console. A read waits in its lane until a
-// reader that has started takes it, so a reader still starting never holds a read another one
-// could run now. Identical reads in flight on the same data share one run. Readers above the
-// first are stopped after a while without work.
+// turn: a script hammering the API cannot starve the console. Identical reads in flight on the
+// same data share one run. Readers above the first are stopped after a while without work.
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../../workers/entry';
 import type { Store } from '../store';
 import { executeRead, fromFailure, type ReadTask } from './execute';
-import type { ReaderAnswer, ReaderReady, ReaderRequest } from './reader';
+import type { ReaderAnswer, ReaderRequest } from './reader';
 
 export type Lane = 'console' | 'api';
 
@@ -34,8 +32,6 @@ interface Job {
 
 interface Reader {
   worker: Worker;
-  /** Its code loaded: it takes reads. */
-  ready: boolean;
   job: Job | null;
   idle: NodeJS.Timeout | null;
 }
@@ -97,17 +93,12 @@ export class ReaderPool {
 
   private pump(): void {
     while (this.lanes.console.length || this.lanes.api.length) {
-      const idle = this.readers.filter((x) => x.ready && !x.job);
-      if (!idle.length) {
-        // Start readers up to the pool's size, one for each waiting read no starting one will take.
-        const starting = this.readers.filter((x) => !x.ready).length;
-        const waiting = this.lanes.console.length + this.lanes.api.length;
-        for (let n = starting; n < waiting && this.readers.length < this.o.size; n++) this.spawn();
-        return;
-      }
+      const idle = this.readers.filter((x) => !x.job);
+      if (!idle.length && this.readers.length >= this.o.size) return;
       const job = this.next()!;
       const preferred = this.readers[job.affinity % this.o.size];
-      this.start(preferred?.ready && !preferred.job ? preferred : idle[0]!, job);
+      const r = preferred && !preferred.job ? preferred : (idle[0] ?? this.spawn());
+      this.start(r, job);
     }
   }
 
@@ -117,14 +108,8 @@ export class ReaderPool {
     // its memory low.
     const worker = new Worker(entry.file, { eval: entry.eval, workerData: { cacheKiB: this.o.cacheKiB }, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
     worker.unref();
-    const r: Reader = { worker, ready: false, job: null, idle: null };
-    worker.on('message', (a: ReaderAnswer | ReaderReady) => {
-      if ('ready' in a) {
-        r.ready = true;
-        this.rest(r);
-        this.pump();
-        return;
-      }
+    const r: Reader = { worker, job: null, idle: null };
+    worker.on('message', (a: ReaderAnswer) => {
       const job = r.job;
       r.job = null;
       if (job) {
@@ -140,8 +125,6 @@ export class ReaderPool {
       if (r.idle) clearTimeout(r.idle);
       r.job?.reject(e);
       r.job = null;
-      // A reader that could not start fails the reads waiting for it (another start would fail too).
-      if (!r.ready && !this.readers.some((x) => x.ready)) for (const lane of [this.lanes.console, this.lanes.api]) for (const job of lane.splice(0)) job.reject(e);
       if (!this.closed) this.pump();
     };
     worker.on('error', gone);

@@ -15,11 +15,6 @@ export interface ReaderRequest {
 
 export type ReaderAnswer = { id: number; body: Uint8Array } | { id: number; failure: ReturnType<typeof toFailure> };
 
-/** Sent once, when the thread has loaded its code and takes reads. */
-export interface ReaderReady {
-  ready: true;
-}
-
 const stores = new Map<string, Store>();
 const encoder = new TextEncoder();
 const cacheKiB = (workerData as { cacheKiB?: number } | undefined)?.cacheKiB;
@@ -59,5 +54,3 @@ parentPort!.on('message', (req: ReaderRequest | { forget: string }) => {
   if ('body' in a) parentPort!.postMessage(a, [a.body.buffer as ArrayBuffer]);
   else parentPort!.postMessage(a);
 });
-
-parentPort!.postMessage({ ready: true } satisfies ReaderReady);
