@@ -4,7 +4,7 @@
 import { getResource, RESOURCES } from '../resources/index';
 import { consoleOperations } from './console';
 import { NAMED_OVERRIDES, namedOperations, scanOperations } from './named';
-import { API_BASES, type OperationDef } from './operation';
+import { API_BASES, isPending, lazily, type OperationDef } from './operation';
 import { publicOperations } from './public';
 import { GENERIC_OPS, resourceOperations, type GenericOp } from './resources';
 import { syncOperations } from './sync';
@@ -32,18 +32,28 @@ export function genericOperationsOf(name: string, base: string = API_BASES.v2, i
   });
 }
 
-/** The alias of an operation under the vendor's path (`logmule_go_*`). */
+/**
+ * The alias of an operation under the vendor's path (`logmule_go_*`). The operation's parts still
+ * to be made (its schemas) stay so: the alias takes the operation's own when first read.
+ */
 function aliasOf(op: OperationDef): OperationDef {
   const path = op.path.replace(`${API_BASES.v2}/${VENDOR_ALIAS.ours}`, `${API_BASES.v2}/${VENDOR_ALIAS.vendor}`);
-  return {
-    ...op,
-    operationId: op.operationId.replace(VENDOR_ALIAS.ours, VENDOR_ALIAS.vendor),
-    path,
-    tag: 'logmule_go aliases',
-    summary: `${op.summary} (vendor path)`,
-    description: `${op.description}\n\nThe vendor's name for \`${op.path}\`: the same operation.`,
-    aliasOf: op.operationId,
-  };
+  const source = op as unknown as Record<string, unknown>;
+  const keys = Object.keys(op);
+  const later = keys.filter((k) => isPending(op, k));
+  const now = Object.fromEntries(keys.filter((k) => !later.includes(k)).map((k) => [k, source[k]]));
+  return lazily(
+    {
+      ...now,
+      operationId: op.operationId.replace(VENDOR_ALIAS.ours, VENDOR_ALIAS.vendor),
+      path,
+      tag: 'logmule_go aliases',
+      summary: `${op.summary} (vendor path)`,
+      description: `${op.description}\n\nThe vendor's name for \`${op.path}\`: the same operation.`,
+      aliasOf: op.operationId,
+    },
+    Object.fromEntries(later.map((k) => [k, () => source[k]])),
+  ) as unknown as OperationDef;
 }
 
 let all: OperationDef[] | undefined;
@@ -73,8 +83,11 @@ export function operations(): readonly OperationDef[] {
   return all;
 }
 
+let byId: Map<string, OperationDef> | undefined;
+
 export function findOperation(operationId: string): OperationDef | undefined {
-  return operations().find((op) => op.operationId === operationId);
+  byId ??= new Map(operations().map((op) => [op.operationId, op]));
+  return byId.get(operationId);
 }
 
 export { consoleOperations, namedOperations, publicOperations, scanOperations, syncOperations };

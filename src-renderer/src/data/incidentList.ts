@@ -71,6 +71,9 @@ export function incidentSource(view: string, q: IncidentQuery, fields: readonly 
   }
   // The table shows the previous source's rows until the new one answers.
   rememberSource(view, source);
+  // The first page is asked now, while the view renders, not once the table has been laid out
+  // and painted (the table asks the same rows then: the request is already in flight).
+  source.ensure(0, 60);
   return source;
 }
 
