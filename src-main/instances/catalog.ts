@@ -48,8 +48,9 @@ export class InstanceCatalog {
   /**
    * The catalog as read at the current data version: any write, by this server or by another
    * process on the same database (the CLI), is seen by the next call. Callers do not change it.
+   * The main instance and the rows together: one check of the data version for both.
    */
-  private read(): { main: { id: string; name: string }; rows: InstanceRow[] } {
+  read(): { main: { id: string; name: string }; rows: InstanceRow[] } {
     let version = this.store.version();
     const hit = this.kept.get('catalog', version);
     if (hit) return hit;

@@ -81,10 +81,10 @@ export class InstanceManager {
   }
 
   list(): InstanceInfo[] {
-    const main = this.o.catalog.main();
+    const { main, rows } = this.o.catalog.read();
     const { main: mainUrl, routing } = this.o.urls();
     const out: InstanceInfo[] = [{ id: main.id, name: main.name, kind: 'main', url: mainUrl, sort_order: 0 }];
-    for (const row of this.o.catalog.list()) {
+    for (const row of rows) {
       out.push({ id: row.id, name: row.name, kind: row.kind, url: row.kind === 'remote' ? row.url! : routing, sort_order: row.sort_order, row });
     }
     return out.sort((a, b) => a.sort_order - b.sort_order || (a.kind === 'main' ? -1 : b.kind === 'main' ? 1 : a.name.localeCompare(b.name)));
