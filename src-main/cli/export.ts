@@ -4,11 +4,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from '@commander-js/extra-typings';
 import { ApiError } from '../../src-shared/errors';
-import { CSV_DELIMITERS, EXPORT_FORMATS, exportSearchSchema, type ExportSearch } from '../../src-shared/schemas/transfer';
+import { CSV_DELIMITERS, EXPORT_FORMATS } from '../../src-shared/choices';
+import type { ExportSearch } from '../../src-shared/schemas/transfer';
 import { UsageError } from './errors';
 import { localTarget } from './target';
 
-function searchFlag(raw: string): ExportSearch {
+function searchFlag(raw: string, exportSearchSchema: typeof import('../../src-shared/schemas/transfer').exportSearchSchema): ExportSearch {
   let text = raw;
   if (raw.startsWith('@')) {
     try {
@@ -53,10 +54,14 @@ export function exportCommand() {
     .option('--with-references', 'each record carries the records it refers to (an incident its finding type and asset), so the file imports into a fresh database')
     .option('--with-names', 'beside each id shown as a name (asset, finding type, group, owner), a column with that name (service_asset_name, finding_title, group_name, user_short_name)')
     .action(async (opts) => {
-      const [{ prepareExport }, { cancellable, fmt, Progress, secs, transferFailure }] = await Promise.all([import('../transfer/export'), import('./progress')]);
+      const [{ prepareExport }, { cancellable, fmt, Progress, secs, transferFailure }, { exportSearchSchema }] = await Promise.all([
+        import('../transfer/export'),
+        import('./progress'),
+        import('../../src-shared/schemas/transfer'),
+      ]);
       if (opts.filter !== undefined && opts.query !== undefined) throw new UsageError('give either --filter or --query, not both');
       const delimiter = opts.delimiter === undefined ? undefined : delimiterOf(opts.delimiter);
-      const search = opts.filter !== undefined ? searchFlag(opts.filter) : undefined;
+      const search = opts.filter !== undefined ? searchFlag(opts.filter, exportSearchSchema) : undefined;
       const file = localTarget(opts, { create: false });
       let ex;
       try {

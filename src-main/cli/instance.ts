@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from '@commander-js/extra-typings';
 import { ApiError } from '../../src-shared/errors';
-import { instanceInputSchema, type InstanceInput } from '../../src-shared/schemas/instances';
+import type { InstanceInput } from '../../src-shared/schemas/instances';
 import type { InstanceRow } from '../instances/catalog';
 import { openDatabase } from '../store/db';
 import { Store } from '../store/store';
@@ -53,7 +53,7 @@ function addCommand() {
     .option('--sort-order <n>', 'place in the list', intIn(0, 1_000_000))
     .option('--timeout-ms <n>', 'time-out of one call (default 10000)', intIn(100, 300_000))
     .option('--db <file>', MAIN_DB_HELP)
-    .action((opts) => {
+    .action(async (opts) => {
       if (!!opts.local === !!opts.url) throw new UsageError('instance add needs either --local FILE or --url URL');
       const common = {
         name: opts.name,
@@ -82,6 +82,7 @@ function addCommand() {
           ...(opts.pin ? { pinned_sha256: opts.pin } : {}),
         };
       }
+      const { instanceInputSchema } = await import('../../src-shared/schemas/instances');
       const parsed = instanceInputSchema.safeParse(input);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;

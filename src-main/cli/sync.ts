@@ -3,7 +3,8 @@
 // progress bar, one summary line).
 import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import { ApiError } from '../../src-shared/errors';
-import { ENTRY_STATES, RESOLUTIONS, type OutboxEntry, type PullSummary, type PushSummary, type SyncCounts } from '../../src-shared/schemas/sync';
+import { ENTRY_STATES, RESOLUTIONS } from '../../src-shared/choices';
+import type { OutboxEntry, PullSummary, PushSummary, SyncCounts } from '../../src-shared/schemas/sync';
 import type { SyncTarget } from '../sync/target';
 import { CliError, EXIT, UsageError } from './errors';
 import { intIn } from './options';

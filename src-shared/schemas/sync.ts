@@ -3,8 +3,9 @@
 // --json output and the console.
 import { z } from 'zod';
 
-export const ENTRY_STATES = ['pending', 'sending', 'conflict', 'failed'] as const;
-export type EntryStateName = (typeof ENTRY_STATES)[number];
+import { ENTRY_STATES, RESOLUTIONS } from '../choices';
+
+export { ENTRY_STATES, RESOLUTIONS, type EntryStateName } from '../choices';
 
 export const ENTRY_OPS = ['create', 'update', 'delete'] as const;
 
@@ -154,8 +155,6 @@ export const pushRequestSchema = z
   })
   .meta({ id: 'SyncPushRequest' });
 export type PushRequest = z.infer<typeof pushRequestSchema>;
-
-export const RESOLUTIONS = ['mine', 'theirs', 'edit'] as const;
 
 export const resolveRequestSchema = z
   .strictObject({

@@ -4,10 +4,9 @@ import { z } from 'zod';
 import { uuidSchema } from './common';
 import { extensionParamsSchema, filterSchema, orderingSchema, virtualSearchSchema } from './search';
 
-export const EXPORT_FORMATS = ['json', 'ndjson', 'csv'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+import { CSV_DELIMITERS, EXPORT_FORMATS } from '../choices';
 
-export const CSV_DELIMITERS = [',', ';', '\t'] as const;
+export { CSV_DELIMITERS, EXPORT_FORMATS, type ExportFormat } from '../choices';
 
 /**
  * The search request of `<resource>/search` with every key optional. Without `limit` every

@@ -1,0 +1,16 @@
+// Value lists named both by the schemas and by the command line's flags. Plain constants, no
+// schema: the command line reads them to declare its flags without building any schema.
+
+/** Export file formats. */
+export const EXPORT_FORMATS = ['json', 'ndjson', 'csv'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** CSV field separators an export takes. */
+export const CSV_DELIMITERS = [',', ';', '\t'] as const;
+
+/** States of an outbox entry (a change waiting to reach its platform). */
+export const ENTRY_STATES = ['pending', 'sending', 'conflict', 'failed'] as const;
+export type EntryStateName = (typeof ENTRY_STATES)[number];
+
+/** How a conflict is resolved: the local change, the platform's record, or an edited record. */
+export const RESOLUTIONS = ['mine', 'theirs', 'edit'] as const;
