@@ -78,33 +78,41 @@ export function checkLoop(serverId: string, url: string, req: { headers: Fastify
 }
 
 /**
- * A JSON answer kept as its text and written into the envelope as it is, so a fan-out does not
- * parse and re-serialise every instance's body (JSON answers are passed through verbatim, as the
- * single-instance stream does).
+ * A JSON answer kept as the bytes it came in and written into the envelope as they are, so a
+ * fan-out neither parses and re-serialises every instance's body nor decodes and re-encodes it
+ * (JSON answers are passed through verbatim, as the single-instance stream does).
  */
 export class RawJson {
-  constructor(readonly text: string) {}
+  constructor(readonly bytes: Buffer) {}
   toJSON(): unknown {
-    return JSON.parse(this.text);
+    return JSON.parse(this.bytes.toString('utf8'));
   }
 }
 
-function parseBody(contentType: string | undefined, raw: Buffer | string): unknown {
-  const text = typeof raw === 'string' ? raw : raw.toString('utf8');
-  if (text.trim() === '') return null;
-  if (contentType?.includes('json')) return new RawJson(text);
-  return text;
+/** Whether a body holds only JSON whitespace (or nothing). */
+function isBlank(raw: Buffer): boolean {
+  for (const b of raw) if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return false;
+  return true;
 }
 
-/** The envelope array as JSON text, raw answers spliced in without a parse. */
-export function serializeElements(elements: readonly Element[]): string {
-  return `[${elements
-    .map((e) => {
-      const { data, ...rest } = e;
-      const head = JSON.stringify(rest);
-      return `${head.slice(0, -1)},"data":${data instanceof RawJson ? data.text : JSON.stringify(data ?? null)}}`;
-    })
-    .join(',')}]`;
+function parseBody(contentType: string | undefined, raw: Buffer): unknown {
+  if (contentType?.includes('json')) return isBlank(raw) ? null : new RawJson(raw);
+  const text = raw.toString('utf8');
+  return text.trim() === '' ? null : text;
+}
+
+/** The envelope array as JSON bytes, raw answers spliced in as they came. */
+export function serializeElements(elements: readonly Element[]): Buffer {
+  const parts: Buffer[] = [];
+  elements.forEach((e, i) => {
+    const { data, ...rest } = e;
+    const head = JSON.stringify(rest);
+    parts.push(Buffer.from(`${i === 0 ? '[' : ','}${head.slice(0, -1)},"data":`));
+    parts.push(data instanceof RawJson ? data.bytes : Buffer.from(JSON.stringify(data ?? null)));
+    parts.push(Buffer.from('}'));
+  });
+  parts.push(Buffer.from(elements.length ? ']' : '[]'));
+  return Buffer.concat(parts);
 }
 
 const sendElements = (reply: FastifyReply, status: number, elements: readonly Element[]): FastifyReply =>
