@@ -74,6 +74,18 @@ export async function api<T>(s: Served, method: string, urlPath: string, body?: 
   return (await r.json()) as T;
 }
 
+/** Calls an instance through the routing port of the main origin (PgrSelectedInstance); answers its data. */
+export async function routed<T>(s: Served, id: string, method: string, urlPath: string, body?: unknown): Promise<T> {
+  const r = await fetch(`${s.main}/console/v1/route${urlPath}`, {
+    method,
+    headers: { PgrApiKey: s.apiKey, PgrSelectedInstance: id, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const els = (await r.json()) as { data: T; error: number }[];
+  expect(els[0]!.error).toBe(0);
+  return els[0]!.data;
+}
+
 /** The incident table's rows that hold a loaded record (placeholders excluded). */
 export function loadedRows(page: Page, name = 'Incidents') {
   return page.getByRole('table', { name, exact: true }).locator('tbody tr[data-loaded="true"]');

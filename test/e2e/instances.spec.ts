@@ -5,23 +5,14 @@ import { emptySearch } from '../../src-shared/schemas/search';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { api, expect, incidents, loadedRows, openConsole, test, snap } from './fixtures';
+import { api, expect, incidents, loadedRows, openConsole, test, snap, routed as routedTo } from './fixtures';
 
 const BRANCH = 'Филиал Казань';
 
 test('switch instance, see its health, its incidents, the merged list, and a status change routed to it', async ({ page, served }, testInfo) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-e2e-branch-'));
   const inst = await api<{ id: string }>(served, 'POST', '/console/v1/instances', { kind: 'local', name: BRANCH, db_file: path.join(dir, 'branch.sqlite') });
-  const routed = async <T,>(method: string, p: string, body?: unknown): Promise<T> => {
-    const r = await fetch(`${served.main}/console/v1/route${p}`, {
-      method,
-      headers: { PgrApiKey: served.apiKey, PgrSelectedInstance: inst.id, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const els = (await r.json()) as { data: T; error: number }[];
-    expect(els[0]!.error).toBe(0);
-    return els[0]!.data;
-  };
+  const routed = <T,>(method: string, p: string, body?: unknown): Promise<T> => routedTo<T>(served, inst.id, method, p, body);
   try {
     const created = await routed<{ items: { id: string; title: string }[] }>('POST', '/cruddy/v2/service_asset_findings/mass_create', [
       { title: 'Подозрительный вход в 1С — kzn-1c-01', status: 'new', risklevel: 8.1 },

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { INCIDENT_STATUSES } from '../../src-shared/resources/fields';
 import { emptySearch } from '../../src-shared/schemas/search';
-import { api, expect, incidents, loadedRows, openConsole, test, snap, type Served } from './fixtures';
+import { api, expect, incidents, loadedRows, openConsole, test, snap, type Served, routed as routedTo } from './fixtures';
 
 const BRANCH = 'Филиал Самара';
 const rank = (s: string) => INCIDENT_STATUSES.indexOf(s as (typeof INCIDENT_STATUSES)[number]);
@@ -60,16 +60,7 @@ test('clicking Status sorts the incidents in workflow order, both ways, as the A
 test('"All instances" merges the instances by workflow status', async ({ page, served }, testInfo) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-e2e-rank-'));
   const inst = await api<{ id: string }>(served, 'POST', '/console/v1/instances', { kind: 'local', name: BRANCH, db_file: path.join(dir, 'branch.sqlite') });
-  const routed = async <T,>(method: string, p: string, body?: unknown): Promise<T> => {
-    const r = await fetch(`${served.main}/console/v1/route${p}`, {
-      method,
-      headers: { PgrApiKey: served.apiKey, PgrSelectedInstance: inst.id, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const els = (await r.json()) as { data: T; error: number }[];
-    expect(els[0]!.error).toBe(0);
-    return els[0]!.data;
-  };
+  const routed = <T,>(method: string, p: string, body?: unknown): Promise<T> => routedTo<T>(served, inst.id, method, p, body);
   try {
     // Two statuses whose text order is the reverse of their workflow order.
     const chosen = ['verify_close', 'risk_accepted'];

@@ -4,7 +4,8 @@
 // compared with what the API answers for the same request, in English and in Russian.
 import fs from 'node:fs';
 import type { JSHandle, Page } from '@playwright/test';
-import { api, expect, incidents, loadedRows, openConsole, snap, test, type Served } from './fixtures';
+import { api, expect, incidents, loadedRows, openConsole, snap, test, routed, type Served } from './fixtures';
+import { parseCsv } from '../helpers/csv';
 
 /** An export as a script would take it (POST /console/v1/export), as text. */
 async function exported(s: Served, body: Record<string, unknown>): Promise<string> {
@@ -17,18 +18,6 @@ interface Inst {
   id: string;
   name: string;
   kind: string;
-}
-
-/** Calls an instance through the routing port of the main origin; answers its data. */
-async function routed<T>(s: Served, id: string, method: string, p: string, body?: unknown): Promise<T> {
-  const r = await fetch(`${s.main}/console/v1/route${p}`, {
-    method,
-    headers: { PgrApiKey: s.apiKey, PgrSelectedInstance: id, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const els = (await r.json()) as { data: T; error: number }[];
-  expect(els[0]!.error).toBe(0);
-  return els[0]!.data;
 }
 
 /** A DataTransfer in the page holding File objects made from texts. */
@@ -66,39 +55,6 @@ async function watchPhases(page: Page): Promise<void> {
 }
 
 const phases = (page: Page) => page.evaluate(() => (window as unknown as { __phases: string[] }).__phases);
-
-/** RFC 4180 CSV as rows of cells. */
-function parseCsv(text: string, delimiter: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          cell += '"';
-          i++;
-        } else quoted = false;
-      } else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === delimiter) {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else if (c !== '\r') cell += c;
-  }
-  if (cell !== '' || row.length) {
-    row.push(cell);
-    rows.push(row);
-  }
-  return rows;
-}
 
 /** A value as the export writes it in a CSV cell (formula-like text gets a leading apostrophe). */
 function csvCell(v: unknown): string {

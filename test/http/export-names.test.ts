@@ -1,6 +1,7 @@
 // Exports with names beside ids (with_names): the asset, finding type, owner and group the
 // console shows, as columns right after their ids, equal to what the API answers for them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCsv } from '../helpers/csv';
 import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server';
 
 let srv: TestServer;
@@ -12,35 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await srv?.stop();
 });
-
-/** A small CSV reader (quoted cells, doubled quotes). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else if (c !== '\r') cell += c;
-  }
-  if (cell || row.length) rows.push([...row, cell]);
-  return rows;
-}
 
 async function exportText(body: Record<string, unknown>): Promise<string> {
   const r = await fetch(`${srv.main}/console/v1/export`, { method: 'POST', headers: { PgrApiKey: TEST_KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) });
