@@ -5,7 +5,7 @@
 // --all-instances it fans out to every instance.
 import fs from 'node:fs';
 import { Command } from '@commander-js/extra-typings';
-import { isUuid } from '../../src-shared/schemas/common';
+import { isUuid } from '../../src-shared/ids';
 import { secretsFileFor } from '../config/secrets';
 import { ROUTE_PREFIX } from '../server/addresses';
 import { CliError, UsageError } from './errors';

@@ -1,16 +1,20 @@
 // The instance catalog of a main database, for the commands that name instances (`instance`,
 // `import --instance`, `export --instance`, `snapshot --instance`, `api --instance`).
+// The store and the catalog load with the first command that needs them, not with the command line.
 import path from 'node:path';
-import { InstanceCatalog, type InstanceRow } from '../instances/catalog';
-import { KeyVault, vaultFileFor } from '../instances/vault';
-import { openDatabase } from '../store/db';
-import { Store } from '../store/store';
+import type { InstanceCatalog, InstanceRow } from '../instances/catalog';
 import { CliError } from './errors';
 import { existingDb } from './options';
 
 /** Runs `fn` with the catalog of an existing main database, closing it after. */
-export function withCatalog<T>(db: string | undefined, fn: (catalog: InstanceCatalog, file: string) => T): T {
+export async function withCatalog<T>(db: string | undefined, fn: (catalog: InstanceCatalog, file: string) => T): Promise<T> {
   const file = existingDb(db);
+  const [{ InstanceCatalog }, { KeyVault, vaultFileFor }, { openDatabase }, { Store }] = await Promise.all([
+    import('../instances/catalog'),
+    import('../instances/vault'),
+    import('../store/db'),
+    import('../store/store'),
+  ]);
   const opened = openDatabase(file, { create: false });
   try {
     return fn(new InstanceCatalog(new Store(opened.db), new KeyVault(vaultFileFor(file)), path.dirname(file)), file);

@@ -62,7 +62,7 @@ export function exportCommand() {
       if (opts.filter !== undefined && opts.query !== undefined) throw new UsageError('give either --filter or --query, not both');
       const delimiter = opts.delimiter === undefined ? undefined : delimiterOf(opts.delimiter);
       const search = opts.filter !== undefined ? searchFlag(opts.filter, exportSearchSchema) : undefined;
-      const file = localTarget(opts, { create: false });
+      const file = await localTarget(opts, { create: false });
       let ex;
       try {
         ex = prepareExport(file, {

@@ -22,7 +22,7 @@ export function importCommand() {
         throw new UsageError((e as Error).message);
       }
       for (const p of paths) if (!fs.existsSync(p)) throw new UsageError(`${p}: no such file or folder`);
-      const target = localTarget(opts, { create: true });
+      const target = await localTarget(opts, { create: true });
       const bar = new Progress('records');
       let summary;
       try {

@@ -6,8 +6,6 @@ import { Command } from '@commander-js/extra-typings';
 import { ApiError } from '../../src-shared/errors';
 import type { InstanceInput } from '../../src-shared/schemas/instances';
 import type { InstanceRow } from '../instances/catalog';
-import { openDatabase } from '../store/db';
-import { Store } from '../store/store';
 import { findInstance, withCatalog } from './catalog';
 import { CliError, UsageError } from './errors';
 import { DB_HELP, intIn, readKeyFile, uuidArg } from './options';
@@ -89,7 +87,8 @@ function addCommand() {
         throw new UsageError(`${issue.path.join('.') || 'instance'}: ${issue.message}`);
       }
       const data: InstanceInput = parsed.data;
-      withCatalog(opts.db, (catalog) => {
+      const { openDatabase } = await import('../store/db');
+      await withCatalog(opts.db, (catalog) => {
         let row: InstanceRow;
         try {
           row = catalog.add(data);
@@ -128,7 +127,7 @@ function testCommand() {
     .argument('<instance>', 'its id or name')
     .option('--db <file>', MAIN_DB_HELP)
     .action(async (ref, opts) => {
-      const found = withCatalog(opts.db, (catalog, file) => {
+      const found = await withCatalog(opts.db, (catalog, file) => {
         const f = findInstance(catalog, file, ref);
         return { found: f, key: !f.main && f.row.kind === 'remote' ? catalog.vault.get(f.row.id) : undefined };
       });
@@ -140,6 +139,7 @@ function testCommand() {
           process.stdout.write(`FAIL ${name}: ${file} does not exist\n`);
           throw new CliError('', 1);
         }
+        const [{ openDatabase }, { Store }] = await Promise.all([import('../store/db'), import('../store/store')]);
         const local = openDatabase(file, { create: false });
         try {
           const n = new Store(local.db).get1<{ n: number }>('SELECT COUNT(*) AS n FROM service_asset_findings')!.n;

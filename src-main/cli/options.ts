@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError } from '@commander-js/extra-typings';
-import { isUuid } from '../../src-shared/schemas/common';
+import { isUuid } from '../../src-shared/ids';
 import { defaultDbFile } from '../config/paths';
 import { CliError, UsageError } from './errors';
 

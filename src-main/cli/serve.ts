@@ -1,7 +1,6 @@
 // `radar-console serve`: the local platform server, headless (scripts, tests, the console in a
 // browser). Prints one ready line on stdout once both ports listen; logs (--log) go to stderr.
 import { Command, Option } from '@commander-js/extra-typings';
-import { startServer } from '../server/start';
 import { UsageError } from './errors';
 import { DB_HELP, dbFileOf, intIn } from './options';
 import { removeReady, writeReady } from './ready';
@@ -54,6 +53,7 @@ and keeps running until SIGINT or SIGTERM.`,
         process.stdout.write(`radar-console ready ${JSON.stringify(ready)}\n`);
         process.stderr.write(`radar-console: the console is at ${ready.main}/ (open ${ready.main}/#key=<apiKey> to sign in at once)\n`);
       };
+      const { startServer } = await import('../server/start');
       const starting = startServer({
         db,
         host: opts.host,

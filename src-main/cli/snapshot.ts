@@ -9,7 +9,7 @@ import { CliError, UsageError } from './errors';
 import { intIn, readKeyFile, uuidArg } from './options';
 
 /** The remote to copy: --instance (a remote of the catalog, key included) or --url with its key. */
-function remoteOf(opts: {
+async function remoteOf(opts: {
   url?: string;
   instance?: string;
   apiKey?: string;
@@ -18,7 +18,7 @@ function remoteOf(opts: {
   caFile?: string;
   pin?: string;
   db?: string;
-}): Pick<SnapshotOptions, 'remote' | 'key'> {
+}): Promise<Pick<SnapshotOptions, 'remote' | 'key'>> {
   if (opts.instance !== undefined) {
     const ref = opts.instance;
     return withCatalog(opts.db, (catalog, file) => {
@@ -79,11 +79,11 @@ export function snapshotCommand() {
     .option('--per-page <n>', 'records per page (default 500)', intIn(1, 1000))
     .action(async (opts) => {
       if (!!opts.url === !!opts.instance) throw new UsageError('snapshot needs either --url URL or --instance ID|NAME');
-      const { remote, key } = remoteOf(opts);
+      const { remote, key } = await remoteOf(opts);
       const target = path.resolve(opts.out);
       const addName = opts.addInstance;
       if (addName) {
-        withCatalog(opts.db, (catalog) => {
+        await withCatalog(opts.db, (catalog) => {
           const taken = catalog.main().name === addName || catalog.list().some((r) => r.name === addName && !(r.kind === 'local' && r.db_file === target));
           if (taken) throw new CliError(`the instance name "${addName}" is taken (see \`radar-console instance list\`)`);
         });
@@ -107,7 +107,7 @@ export function snapshotCommand() {
       }
       bar.stop();
       if (addName) {
-        withCatalog(opts.db, (catalog) => {
+        await withCatalog(opts.db, (catalog) => {
           if (!catalog.list().some((r) => r.name === addName)) catalog.add({ kind: 'local', name: addName, db_file: target });
         });
       }

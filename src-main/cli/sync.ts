@@ -58,7 +58,7 @@ async function withSnapshot(opts: { db?: string; instance?: string }, fn: (t: Sy
   const { openSnapshot, SyncError } = lib;
   let t: SyncTarget;
   try {
-    t = openSnapshot(localTarget(opts, { create: false }));
+    t = openSnapshot(await localTarget(opts, { create: false }));
   } catch (e) {
     if (e instanceof SyncError) throw new CliError(e.message);
     throw e;

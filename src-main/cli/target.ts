@@ -4,7 +4,7 @@ import { findInstance, withCatalog } from './catalog';
 import { CliError } from './errors';
 import { dbFileOf, existingDb } from './options';
 
-export function localTarget(opts: { db?: string; instance?: string }, { create }: { create: boolean }): string {
+export async function localTarget(opts: { db?: string; instance?: string }, { create }: { create: boolean }): Promise<string> {
   if (opts.instance === undefined) return create ? dbFileOf(opts.db) : existingDb(opts.db);
   const ref = opts.instance;
   return withCatalog(opts.db, (catalog, file) => {

@@ -1,7 +1,7 @@
 // `radar-console token`: a Bearer JWT the server of a database accepts (signed with the secret
 // kept beside that database).
 import { Command } from '@commander-js/extra-typings';
-import { LOCAL_USER_ID } from '../../src-shared/schemas/people';
+import { LOCAL_USER_ID } from '../../src-shared/ids';
 import { loadSecrets } from '../config/secrets';
 import { DB_HELP, existingDb, intIn, uuidArg } from './options';
 

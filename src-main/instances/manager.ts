@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../../src-shared/errors';
 import type { InstanceInput, InstanceKind, InstancePatch, InstanceView } from '../../src-shared/schemas/instances';
 import type { InstanceCatalog, InstanceRow } from './catalog';
-import { isBusy } from '../store/db';
+import { isBusy } from '../store/connection';
 import { RemoteClient, RemoteError } from './remote';
 
 export interface InstanceInfo {

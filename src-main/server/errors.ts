@@ -11,7 +11,7 @@ import FindMyWay from 'find-my-way';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiError, ERR, errorBody, VERBATIM_TEXTS } from '../../src-shared/errors';
 import { JsonDepthError } from '../../src-shared/json';
-import { isBusy } from '../store/db';
+import { isBusy } from '../store/connection';
 import { MAX_HEADER_BYTES, MAX_PARAM_LENGTH } from './limits';
 
 type Issue = { instancePath?: string; message?: string; keyword?: string; params?: Record<string, unknown> };

@@ -1,50 +1,18 @@
-// Opening a database: WAL, foreign keys, the Unicode case-folding function, migrations.
-import Database from 'better-sqlite3';
-import fs from 'node:fs';
-import path from 'node:path';
+// Opening a database: the connection (connection.ts) and the migrations.
+import { openConnection, type Db, type OpenOptions } from './connection';
 import { migrate } from './migrations';
 
-export type Db = Database.Database;
-
-/** Unicode lower-casing for substring matches SQLite's ASCII-only lower() cannot do. */
-export const fold = (s: string): string => s.toLowerCase();
-
-/**
- * Whether an error is SQLite's "another connection holds the lock" (SQLITE_BUSY and its extended
- * codes, SQLITE_LOCKED): the client did nothing wrong, it may try again.
- */
-export function isBusy(e: unknown): boolean {
-  const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_LOCKED_'));
-}
-
-export interface OpenOptions {
-  /** Create the file (and its folder) when missing; default true. */
-  create?: boolean;
-  readonly?: boolean;
-  /** How long a write waits for another writer's lock (ms). */
-  busyTimeoutMs?: number;
-  /** SQLite's page cache of this connection (KiB; default 64 MiB). */
-  cacheKiB?: number;
-}
+export { fold, isBusy, openConnection, type Db, type OpenOptions } from './connection';
 
 export function openDatabase(file: string, opts: OpenOptions = {}): { db: Db; created: boolean } {
-  const memory = file === ':memory:';
-  const existed = memory ? false : fs.existsSync(file);
-  if (!memory && !existed) {
-    if (opts.create === false) throw new Error(`database ${file} does not exist`);
-    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const opened = openConnection(file, opts);
+  if (!opts.readonly) {
+    try {
+      migrate(opened.db);
+    } catch (e) {
+      opened.db.close();
+      throw e;
+    }
   }
-  const db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.create === false });
-  if (!memory && !opts.readonly) db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('synchronous = NORMAL');
-  // A writer waits this long for another (an import) before the request is refused with 503;
-  // better-sqlite3 waits synchronously, so the wait is kept short.
-  db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 1000}`);
-  db.pragma('temp_store = MEMORY');
-  db.pragma(`cache_size = -${Math.max(256, Math.round(opts.cacheKiB ?? 65536))}`);
-  db.function('rc_fold', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? fold(v) : v === null ? null : fold(String(v))));
-  if (!opts.readonly) migrate(db);
-  return { db, created: !existed };
+  return opened;
 }

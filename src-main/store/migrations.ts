@@ -3,6 +3,7 @@
 // schema test compares a migrated database with the registry so that none is forgotten.
 import type Database from 'better-sqlite3';
 import { dayCountsDdl } from './aggregates';
+import { SCHEMA_VERSION } from './connection';
 import { registryDdl, registryIndexDdl } from './ddl';
 
 export interface Migration {
@@ -151,7 +152,10 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+export { SCHEMA_VERSION };
+if (MIGRATIONS[MIGRATIONS.length - 1]!.version !== SCHEMA_VERSION) {
+  throw new Error(`SCHEMA_VERSION (${SCHEMA_VERSION}) is not the last migration's version (${MIGRATIONS[MIGRATIONS.length - 1]!.version})`);
+}
 
 /** Brings the database up to SCHEMA_VERSION, each step in its own transaction. */
 export function migrate(db: Database.Database): { from: number; to: number } {

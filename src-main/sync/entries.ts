@@ -2,7 +2,7 @@
 // them (values parsed, the record's label).
 import { getResource, RESOURCES } from '../../src-shared/resources/index';
 import type { OutboxEntry, SyncCounts } from '../../src-shared/schemas/sync';
-import type { Db } from '../store/db';
+import type { Db } from '../store/connection';
 import type { OutboxRow } from '../store/outbox';
 import { q } from '../store/sql';
 

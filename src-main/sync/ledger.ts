@@ -1,7 +1,7 @@
 // Changes of outbox entries' state, shared by push, pull and resolution. Callers run them in
 // transactions of their own (a batch of a push, a page of a pull).
 import { nowTs } from '../../src-shared/time';
-import type { Db } from '../store/db';
+import type { Db } from '../store/connection';
 import type { OutboxRow } from '../store/outbox';
 
 /** Where a confirmed entry came from, kept in the push log. */

@@ -2,7 +2,7 @@
 // for it, and the lock that keeps one push or pull at a time.
 import { KeyVault, type KeyCipher } from '../instances/vault';
 import { RemoteClient } from '../instances/remote';
-import type { Db } from '../store/db';
+import type { Db } from '../store/connection';
 import { readOrigin, type OriginRow } from '../store/origin';
 import { SyncError } from './errors';
 

@@ -3,7 +3,7 @@
 // Progress, the summary and a refusal go back as messages; a `cancel` message aborts it (the
 // importer stops at its next check and rolls back).
 import { parentPort, workerData } from 'node:worker_threads';
-import { isBusy } from '../store/db';
+import { isBusy } from '../store/connection';
 import { CancelledError, TransferError } from './errors';
 import { importFiles } from './import';
 import type { ImportJobInput, ImportWorkerMessage, ParentMessage } from './import-thread';

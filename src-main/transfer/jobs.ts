@@ -3,7 +3,7 @@
 // (an import then rolls back; a snapshot keeps its finished pages and can be resumed).
 import crypto from 'node:crypto';
 import type { ImportSummary, JobView, SnapshotSummary } from '../../src-shared/schemas/transfer';
-import { isBusy } from '../store/db';
+import { isBusy } from '../store/connection';
 import { CancelledError, TransferError } from './errors';
 
 export type JobType = JobView['type'];

@@ -1,10 +1,8 @@
 import { z } from 'zod';
+import { UUID_RE } from '../ids';
 import { normalizeDate, normalizeTs } from '../time';
 
-/** Identifiers are UUID-shaped strings (8-4-4-4-12 hex); any version is accepted. */
-export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-
-export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_RE.test(v);
+export { isUuid, UUID_RE } from '../ids';
 
 export const uuidSchema = z.string().regex(UUID_RE, 'expected a uuid');
 

@@ -4,8 +4,7 @@
 import { z } from 'zod';
 import { uuidSchema } from './common';
 
-/** The local analyst's uuid: Pgr-User-Id of the console and the subject of `token` by default. */
-export const LOCAL_USER_ID = '00000000-0000-4000-8000-000000000001';
+export { LOCAL_USER_ID } from '../ids';
 
 export const personSchema = z
   .object({

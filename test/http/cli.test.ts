@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { emptySearch } from '../../src-shared/schemas/search';
+import { openConnection, SCHEMA_VERSION, schemaVersionOf, type Db } from '../../src-main/store/connection';
 import { ROOT, runCli, serve } from '../helpers/cli';
 
 // Each test starts command-line processes; on a loaded machine that takes a while.
@@ -121,6 +122,34 @@ describe('radar-console serve', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/EADDRINUSE|in use/);
     await first.stop();
+  });
+
+  it('brings an older database up to date before its ready line, and refuses a newer one without listening', async () => {
+    const db = path.join(tmp, 'versions.sqlite');
+    const first = await serve(['--db', db, '--port', '0', '--routing-port', '0', '--seed', 'none']);
+    expect(await first.stop('SIGTERM')).toBe(0);
+    const INDEX = 'ix_service_asset_findings_status_rank_created_at';
+    const indexes = (c: Db) => c.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = ?").all(INDEX).length;
+    // One migration back: the last migration's index gone, the version one lower.
+    let c = openConnection(db).db;
+    c.exec(`DROP INDEX ${INDEX}`);
+    c.pragma(`user_version = ${SCHEMA_VERSION - 1}`);
+    c.close();
+    const older = await serve(['--db', db, '--port', '0', '--routing-port', '0', '--seed', 'none']);
+    c = openConnection(db, { readonly: true }).db;
+    expect(schemaVersionOf(c), 'migrated when the ready line is out').toBe(SCHEMA_VERSION);
+    expect(indexes(c)).toBe(1);
+    c.close();
+    const r = await fetch(`${older.ready.main}/cruddy/v2/service_asset_findings/_meta`, { headers: { PgrApiKey: older.ready.apiKey } });
+    expect(r.status).toBe(200);
+    expect(await older.stop('SIGTERM')).toBe(0);
+    c = openConnection(db).db;
+    c.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    c.close();
+    const newer = await runCli(['serve', '--db', db, '--port', '0', '--routing-port', '0', '--seed', 'none']);
+    expect(newer.code).toBe(1);
+    expect(newer.stderr).toContain(`database schema version ${SCHEMA_VERSION + 1} is newer than this build supports (${SCHEMA_VERSION})`);
+    expect(newer.stdout).toBe('');
   });
 });
 

@@ -1,0 +1,134 @@
+// The second half of a start (start.ts): once the ports listen, the store, the instance catalog,
+// the reader threads and the two apps. Requests that arrived meanwhile wait in the gates and are
+// answered as soon as their port's app is built.
+import type { FastifyInstance } from 'fastify';
+import path from 'node:path';
+import { PLATFORM_VERSION } from '../../src-shared/version';
+import type { Secrets } from '../config/secrets';
+import { DEFAULT_SCAN_PORTS } from '../scan/probe';
+import type { Db } from '../store/connection';
+import { openDatabase } from '../store/db';
+import { Store } from '../store/store';
+import { InstanceCatalog } from '../instances/catalog';
+import { InstanceManager, type LocalHandle } from '../instances/manager';
+import { KeyVault, vaultFileFor } from '../instances/vault';
+import { ReaderPool, readsFor } from '../store/reader/pool';
+import type { ApiDeps } from './deps';
+import type { Gate } from './gate';
+import type { Limits } from './limits';
+import type { RunningServer, ServerConfig } from './start';
+
+/**
+ * Reader threads by default: two (measured on two cores, bench:load: more searches per second
+ * and a faster console under a script's load than one; each costs some memory).
+ */
+const DEFAULT_READERS = 2;
+/** Page cache of each reader's connection (the server's own keeps the default). */
+const READER_CACHE_KIB = 8 * 1024;
+
+export interface Listening {
+  cfg: ServerConfig;
+  host: string;
+  dbFile: string;
+  /** The server's connection, migrated. */
+  db: Db;
+  /** Its store when the start already made one (to seed it). */
+  store?: Store;
+  secrets: Secrets;
+  apiKey: string;
+  limits: Limits;
+  urls: { main: string; routing: string };
+  gates: { main: Gate; routing: Gate };
+  /** Hands over what starts the first reader thread (called on the first request). */
+  onWarm: (warm: () => void) => void;
+}
+
+export async function serve(l: Listening): Promise<RunningServer> {
+  const { cfg, host, dbFile, db, secrets, apiKey, limits, urls } = l;
+  const mainGate = l.gates.main;
+  const routingGate = l.gates.routing;
+  const store = l.store ?? new Store(db);
+  const catalog = new InstanceCatalog(store, new KeyVault(vaultFileFor(dbFile), cfg.keyCipher), dbFile === ':memory:' ? process.cwd() : path.dirname(dbFile));
+  let manager: InstanceManager | undefined;
+  const pool = new ReaderPool({ size: cfg.readers ?? DEFAULT_READERS, cacheKiB: READER_CACHE_KIB });
+  const reads = readsFor(store, pool);
+  if (cfg.warmReaders) l.onWarm(() => setImmediate(() => pool.warm()));
+  const deps: ApiDeps = {
+    store: () => store,
+    reads: () => reads,
+    version: PLATFORM_VERSION,
+    scan: { ports: DEFAULT_SCAN_PORTS, timeoutMs: 1500, budgetMs: 10_000, concurrency: 128, ...cfg.scan },
+    instanceList: () => manager!.publicList(),
+  };
+  let mainApp: FastifyInstance | undefined;
+  let routingApp: FastifyInstance;
+  try {
+    const [{ createInstanceApp, createMainApp }, { REDACT }] = await Promise.all([import('./app'), import('./base')]);
+    // Logs go to stderr: stdout carries only what a command prints for scripts (serve's ready line).
+    const logger = cfg.log ? { level: 'info', redact: REDACT, stream: process.stderr } : false;
+    const extraHosts = ['127.0.0.1', 'localhost', '::1'].includes(host) ? [] : [host];
+    const auth = { apiKey, jwtSecret: secrets.jwtSecret, extraHosts };
+    const openLocal = async (file: string): Promise<LocalHandle> => {
+      const local = openDatabase(file, { busyTimeoutMs: 0 });
+      const localStore = new Store(local.db);
+      const localReads = readsFor(localStore, pool);
+      try {
+        const app = await createInstanceApp({ deps: { ...deps, store: () => localStore, reads: () => localReads }, auth, logger, limits });
+        return {
+          app,
+          async close() {
+            await app.close();
+            pool.forget(local.db.name);
+            local.db.close();
+          },
+        };
+      } catch (e) {
+        local.db.close();
+        throw e;
+      }
+    };
+    manager = new InstanceManager({
+      catalog,
+      mainApp: () => mainApp!,
+      urls: () => urls,
+      openLocal,
+      defaultTimeoutMs: cfg.instanceTimeoutMs ?? 10_000,
+      maxBytes: cfg.maxRemoteBytes ?? 256 * 1024 * 1024,
+      internalHeaders: () => ({ pgrapikey: apiKey }),
+    });
+    catalog.main();
+    // The main port opens as soon as its app is built, and answers what waited for it before
+    // the routing port's app is loaded and built (that port's requests wait for it meanwhile).
+    mainApp = await createMainApp({ deps, auth, manager, rendererDir: cfg.rendererDir, logger, limits, servers: () => urls, serverFactory: mainGate.factory });
+    mainGate.open();
+    await new Promise((resolve) => setImmediate(resolve));
+    const { createRoutingApp } = await import('./routing');
+    routingApp = await createRoutingApp({ manager, auth, logger, limits, serverFactory: routingGate.factory });
+  } catch (e) {
+    await Promise.allSettled([mainGate.close(), routingGate.close(), mainApp?.close(), manager?.close(), pool.close()]);
+    throw e;
+  }
+  routingGate.open();
+  let closed = false;
+  const app = mainApp;
+  const mgr = manager;
+  return {
+    main: urls.main,
+    routing: urls.routing,
+    db: dbFile,
+    apiKey,
+    jwtSecret: secrets.jwtSecret,
+    store,
+    mainApp: app,
+    manager: mgr,
+    async close() {
+      if (closed) return;
+      closed = true;
+      // The gates own the servers: they drop every connection (the apps never listened themselves).
+      await Promise.allSettled([mainGate.close(), routingGate.close(), app.close(), routingApp.close()]);
+      await mgr.close();
+      await pool.close();
+      db.close();
+    },
+  };
+}
