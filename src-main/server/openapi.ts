@@ -1,10 +1,10 @@
 // GET /openapi.json: the OpenAPI 3.1 document of the API contract (src-shared/contract), made
 // on the first request and kept (made again only if the ports change). Like every route it needs
-// the key: tools fetch it with the `PgrApiKey` header (the reference page does).
+// the key: tools fetch it with the `PgrApiKey` header (the reference page does). The document's
+// writer and its examples (the demo data's answers, about 650 KB) load with that first request,
+// not with the server.
 import type { FastifyInstance } from 'fastify';
 import { consoleOperations } from '../../src-shared/contract/index';
-import { openApiDocument } from '../../src-shared/contract/openapi';
-import { DEMO_EXAMPLES } from '../../src-shared/contract/examples';
 import { serve } from './contract';
 
 export interface OpenApiOptions {
@@ -22,6 +22,7 @@ export function registerOpenApi(app: FastifyInstance, o: OpenApiOptions): void {
     const servers = o.servers();
     const key = `${servers.main} ${servers.routing}`;
     if (text === undefined || key !== forServers) {
+      const [{ openApiDocument }, { DEMO_EXAMPLES }] = await Promise.all([import('../../src-shared/contract/openapi'), import('../../src-shared/contract/examples')]);
       text = JSON.stringify(openApiDocument({ version: o.version, servers, examples: DEMO_EXAMPLES }));
       forServers = key;
     }
