@@ -5,6 +5,14 @@ import react from '@vitejs/plugin-react';
 
 const r = (p: string) => resolve(__dirname, p);
 
+/**
+ * Fastify's own dependencies, required from node_modules by the bundled Fastify (below); semver
+ * is the exception, resolved to src-main/server/semver-on-use.ts.
+ */
+const fastifyDeps = Object.keys((JSON.parse(fs.readFileSync(r('node_modules/fastify/package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies).filter(
+  (d) => d !== 'semver',
+);
+
 /** The API reference's renderer (Scalar's standalone bundle), copied beside the console: served at /reference/, never from a CDN. */
 const referenceBundle = {
   name: 'radar-reference-bundle',
@@ -16,12 +24,15 @@ const referenceBundle = {
 
 export default defineConfig({
   main: {
+    resolve: { alias: { semver: r('src-main/server/semver-on-use.ts') } },
     build: {
       outDir: r('out/main'),
       // zod is bundled, not required from node_modules: its package loads every locale of its
       // error messages (tens of ms at each start); bundled, only what the code uses is kept. Its
       // Fastify adapter is bundled with it so that both share one zod (one registry of metadata).
-      externalizeDeps: { exclude: ['zod', 'fastify-type-provider-zod'] },
+      // Fastify's own files are bundled too (its dependencies stay in node_modules), so that the
+      // semver its plugin checks use loads on first use instead of at every start.
+      externalizeDeps: { exclude: ['zod', 'fastify-type-provider-zod', 'fastify'], include: fastifyDeps },
       rollupOptions: {
         // Worker threads' entries: the store's readers, and the import's own thread
         // (src-main/transfer/import-thread.ts finds import-worker.js beside the code).
