@@ -12,8 +12,6 @@ export interface GateOptions {
   maxHeaderSize: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
-  /** Called once, when the first request arrives. */
-  onFirstRequest?: () => void;
 }
 
 /** Fastify's default keep-alive time-out (this server is made before the app that would set it). */
@@ -25,21 +23,28 @@ export class Gate {
   private next: Handler | null = null;
   private waiting: [IncomingMessage, ServerResponse][] = [];
   private failed = false;
-  private first: (() => void) | null;
+  private asked = false;
+  private first: (() => void) | null = null;
 
   constructor(o: GateOptions) {
-    this.first = o.onFirstRequest ?? null;
     this.server = http.createServer({ maxHeaderSize: o.maxHeaderSize, headersTimeout: o.headersTimeoutMs, requestTimeout: o.requestTimeoutMs }, (req, res) => {
-      if (this.first) {
+      if (!this.asked) {
+        this.asked = true;
         const f = this.first;
         this.first = null;
-        f();
+        f?.();
       }
       if (this.handler) this.handler(req, res);
       else if (this.failed) refuse(res);
       else this.waiting.push([req, res]);
     });
     this.server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  }
+
+  /** Calls `fn` once, when the first request arrives (at once if one already has). */
+  onFirstRequest(fn: () => void): void {
+    if (this.asked) fn();
+    else this.first = fn;
   }
 
   /** Listens on `host:port` (0: a free port) and answers the port. */

@@ -39,8 +39,6 @@ export interface Listening {
   limits: Limits;
   urls: { main: string; routing: string };
   gates: { main: Gate; routing: Gate };
-  /** Hands over what starts the first reader thread (called on the first request). */
-  onWarm: (warm: () => void) => void;
 }
 
 export async function serve(l: Listening): Promise<RunningServer> {
@@ -52,7 +50,8 @@ export async function serve(l: Listening): Promise<RunningServer> {
   let manager: InstanceManager | undefined;
   const pool = new ReaderPool({ size: cfg.readers ?? DEFAULT_READERS, cacheKiB: READER_CACHE_KIB });
   const reads = readsFor(store, pool);
-  if (cfg.warmReaders) l.onWarm(() => setImmediate(() => pool.warm()));
+  // The first request to the main port starts the first reader thread (warmReaders).
+  if (cfg.warmReaders) mainGate.onFirstRequest(() => setImmediate(() => pool.warm()));
   const deps: ApiDeps = {
     store: () => store,
     reads: () => reads,

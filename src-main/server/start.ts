@@ -89,17 +89,8 @@ async function start(cfg: ServerConfig): Promise<RunningServer> {
     }
     const secrets = loadSecrets(dbFile);
     const apiKey = cfg.apiKey ?? secrets.apiKey;
-    // The first request starts the first reader thread (warmReaders), once the pool exists.
-    let firstRequest = false;
-    let warm: (() => void) | null = null;
-    const onFirstRequest = cfg.warmReaders
-      ? () => {
-          firstRequest = true;
-          warm?.();
-        }
-      : undefined;
     const gateOptions = { maxHeaderSize: MAX_HEADER_BYTES, headersTimeoutMs: limits.headersTimeoutMs, requestTimeoutMs: limits.requestTimeoutMs };
-    const mainGate = new Gate({ ...gateOptions, onFirstRequest });
+    const mainGate = new Gate(gateOptions);
     const routingGate = new Gate(gateOptions);
     gates.push(mainGate, routingGate);
     const urls = { main: urlOf(host, await mainGate.listen(host, cfg.port ?? 9000)), routing: '' };
@@ -122,10 +113,6 @@ async function start(cfg: ServerConfig): Promise<RunningServer> {
       limits,
       urls,
       gates: { main: mainGate, routing: routingGate },
-      onWarm: (w) => {
-        warm = w;
-        if (firstRequest) w();
-      },
     });
   } catch (e) {
     await Promise.allSettled(gates.map((g) => g.close()));
