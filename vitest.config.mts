@@ -1,11 +1,48 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+// Three projects, one file per worker process at a time (each file starts its own servers on
+// free ports, with its own copy of the seeded database, so files run side by side):
+//   unit      the modules alone, in the test process
+//   http      the real server started in the test process, asked over HTTP on real sockets
+//   process   the command line and the server as separate processes (spawned, killed, packed)
+// `npm run test:fast` runs unit and http; `npm test` all three.
+// Files whose tests spawn processes (the CLI from the build once `npm test` has built it, else
+// through tsx) are listed here; every other file under test/http runs a server in-process.
+const PROCESS_FILES = [
+  'cli-commands',
+  'cli-package',
+  'cli',
+  'cookbook',
+  'idle',
+  'instances',
+  'kept-counts',
+  'kill',
+  'load',
+  'sync-cli',
+  'sync-faults',
+  'sync-kill',
+  'totals',
+  'transfer-cli',
+].map((name) => `test/http/${name}.test.ts`);
+
+const common = {
+  environment: 'node',
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  pool: 'forks',
+  setupFiles: ['test/helpers/setup-file.ts'],
+} satisfies TestProjectInlineConfiguration['test'];
 
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/http/**/*.test.ts'],
-    environment: 'node',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
+    // Both cores of a 2-core machine (CI's); RADAR_TEST_WORKERS overrides it.
+    maxWorkers: process.env.RADAR_TEST_WORKERS ?? '100%',
+    // Seeds the demo database once for every project.
+    globalSetup: ['test/helpers/global-setup.ts'],
+    projects: [
+      { test: { ...common, name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { test: { ...common, name: 'http', include: ['test/http/**/*.test.ts'], exclude: PROCESS_FILES } },
+      { test: { ...common, name: 'process', include: PROCESS_FILES } },
+    ],
   },
 });

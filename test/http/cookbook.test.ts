@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ROOT, serve, type ServeProcess } from '../helpers/cli';
+import { cliArgs, ROOT, serve, type ServeProcess } from '../helpers/cli';
+import { copyDemoDatabase } from '../helpers/seed';
 
 interface Block {
   name: string;
@@ -36,12 +37,15 @@ const work = path.join(tmp, 'work');
 let server: ServeProcess;
 let env: NodeJS.ProcessEnv;
 
-/** The command on PATH, from the sources (the packed command is tested in cli-package.test.ts). */
+/**
+ * The command on PATH: the build once `npm test` has made it, else the sources through tsx (the
+ * packed command is tested in cli-package.test.ts).
+ */
 function installShim(): void {
   fs.mkdirSync(bin);
-  const loader = pathToFileURL(require.resolve('tsx')).href;
+  const args = cliArgs([]).map((a) => (a === 'tsx' ? pathToFileURL(require.resolve('tsx')).href : a));
   const shim = path.join(bin, 'radar-console');
-  fs.writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" --import "${loader}" "${path.join(ROOT, 'src-main/cli.ts')}" "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(shim, `#!/bin/sh\nexec ${[process.execPath, ...args].map((a) => `"${a}"`).join(' ')} "$@"\n`, { mode: 0o755 });
 }
 
 function runBlock(b: Block): { code: number | null; stdout: string; stderr: string } {
@@ -145,6 +149,8 @@ beforeAll(async () => {
   expect(db, 'the set-up block serves --db FILE').toBeTruthy();
   installShim();
   fs.mkdirSync(work);
+  // A new database is seeded with the demo data on first start: the run's seeded copy is the same.
+  copyDemoDatabase(path.join(work, db!));
   server = await serve(['--db', path.join(work, db!), '--port', '0', '--routing-port', '0'], { RADAR_API_KEY: key });
   env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}`, RADAR_API_KEY: key, RADAR: server.ready.main, RADAR_ROUTING: server.ready.routing };
   // A second instance, so that the fan-out example has more than one to ask.

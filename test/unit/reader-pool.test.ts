@@ -11,8 +11,8 @@ import { openDatabase, type Db } from '../../src-main/store/db';
 import { compileSearchPlan, type Plan } from '../../src-main/store/query/plan';
 import { executeRead, type ReadTask } from '../../src-main/store/reader/execute';
 import { ReaderPool } from '../../src-main/store/reader/pool';
-import { seedDemo } from '../../src-main/store/seed';
 import { Store } from '../../src-main/store/store';
+import { copyDemoDatabase } from '../helpers/seed';
 
 const I = getResource('service_asset_findings');
 let dir: string;
@@ -24,9 +24,8 @@ let pool: ReaderPool;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-readers-'));
   file = path.join(dir, 'db.sqlite');
-  db = openDatabase(file).db;
+  db = openDatabase(copyDemoDatabase(file)).db;
   store = new Store(db);
-  seedDemo(store);
   pool = new ReaderPool({ size: 2, cacheKiB: 2048, idleMs: 60_000 });
 });
 
