@@ -1,13 +1,16 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
-// Three projects, one file per worker process at a time (each file starts its own servers on
+// Four projects, one file per worker process at a time (each file starts its own servers on
 // free ports, with its own copy of the seeded database, so files run side by side):
 //   unit      the modules alone, in the test process
 //   http      the real server started in the test process, asked over HTTP on real sockets
-//   process   the command line and the server as separate processes (spawned, killed, packed)
-// `npm run test:fast` runs unit and http; `npm test` all three.
+//   process   the command line and the server as separate processes (spawned, packed)
+//   kill      kill -9 at a moment measured in the same run, and the load test: one file at a
+//             time, after the others, so that no other test changes the moments they measure
+// `npm run test:fast` runs unit and http; `npm test` all four.
 // Files whose tests spawn processes (the CLI from the build once `npm test` has built it, else
 // through tsx) are listed here; every other file under test/http runs a server in-process.
+const KILL_FILES = ['kill', 'load', 'sync-kill'].map((name) => `test/http/${name}.test.ts`);
 const PROCESS_FILES = [
   'cli-commands',
   'cli-package',
@@ -16,11 +19,8 @@ const PROCESS_FILES = [
   'idle',
   'instances',
   'kept-counts',
-  'kill',
-  'load',
   'sync-cli',
   'sync-faults',
-  'sync-kill',
   'totals',
   'transfer-cli',
 ].map((name) => `test/http/${name}.test.ts`);
@@ -41,8 +41,9 @@ export default defineConfig({
     globalSetup: ['test/helpers/global-setup.ts'],
     projects: [
       { test: { ...common, name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { test: { ...common, name: 'http', include: ['test/http/**/*.test.ts'], exclude: PROCESS_FILES } },
+      { test: { ...common, name: 'http', include: ['test/http/**/*.test.ts'], exclude: [...PROCESS_FILES, ...KILL_FILES] } },
       { test: { ...common, name: 'process', include: PROCESS_FILES } },
+      { test: { ...common, name: 'kill', include: KILL_FILES, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
   },
 });
