@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { makeDemoDatabase, SEED_ENV } from '../helpers/seed';
+import { SEED_ENV } from '../helpers/seed';
+import { makeDemoDatabase } from '../helpers/seed-make';
 
 export default function globalSetup(): () => void {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-seed-'));

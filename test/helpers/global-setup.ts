@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { makeDemoDatabase } from './seed';
+import { makeDemoDatabase } from './seed-make';
 
 declare module 'vitest' {
   export interface ProvidedContext {
