@@ -39,7 +39,9 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     // Kept when a test fails; the screenshots a person looks at are taken by the tests (snap).
     screenshot: 'only-on-failure',
-    trace: 'retain-on-failure',
+    // A failing test's trace keeps the DOM at each step; the screencast (a screenshot at every
+    // frame, most of a trace's cost) is left out.
+    trace: { mode: 'retain-on-failure', screenshots: false },
     launchOptions: {
       executablePath,
       args: [

@@ -6,7 +6,8 @@
 //
 // `npm run test:fast` (`--fast`): the layering rule, the linter, the type check, then the unit
 // tests and the HTTP tests whose server runs in the test process (vitest's unit and http
-// projects); no build, no child processes, no browser. The closing line counts vitest alone.
+// projects; the fuzzer with 500 cases); no build, no child processes, no browser. The closing
+// line counts vitest alone.
 //
 // Both runners use every core (vitest.config.mts, playwright.config.ts; RADAR_TEST_WORKERS=N
 // overrides it). The tests that start the CLI start the build just made (RADAR_CLI_BUILT=1).
@@ -59,7 +60,8 @@ for (const c of checked) {
 
 const vitestArgs = ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=reports/vitest.json'];
 if (fast) {
-  run('unit and in-process HTTP tests', 'npx', [...vitestArgs, '--project', 'unit', '--project', 'http']);
+  // The fuzzer's short run (npm test: 2,000 cases; test:robust: 10,000).
+  run('unit and in-process HTTP tests', 'npx', [...vitestArgs, '--project', 'unit', '--project', 'http'], { FUZZ_RUNS: process.env.FUZZ_RUNS ?? '500' });
 } else {
   // The build the package is made of (the client's types included): the process tests start
   // the CLI from it and pack it.
