@@ -35,7 +35,8 @@ const run = (label, cmd, args, env = {}) => {
 const checks = [
   ['layering', 'node', ['scripts/check-layers.mjs']],
   ['lint', 'npx', ['biome', 'lint']],
-  ['types', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
+  // Incremental: a later run checks what changed (the build info kept under node_modules/.cache).
+  ['types', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', 'node_modules/.cache/radar-console/tsc.tsbuildinfo']],
 ];
 const checked = await Promise.all(
   checks.map(
