@@ -71,12 +71,17 @@ class FileServer {
   private server: Promise<Served & { stop(): Promise<void> }> | undefined;
 
   async for(file: string): Promise<Served> {
-    if (this.file !== file) {
-      await this.stop();
+    await this.leave(file);
+    if (!this.server) {
       this.file = file;
       this.server = startServe();
     }
-    return this.server!;
+    return this.server;
+  }
+
+  /** Stops the server unless it is `file`'s. */
+  async leave(file: string): Promise<void> {
+    if (this.file !== file) await this.stop();
   }
 
   async stop(): Promise<void> {
@@ -87,7 +92,7 @@ class FileServer {
   }
 }
 
-export const test = base.extend<{ served: Served }, { fileServer: FileServer }>({
+export const test = base.extend<{ served: Served; leaveOtherFiles: undefined }, { fileServer: FileServer }>({
   fileServer: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures this one needs from the pattern (none)
     async ({}, use) => {
@@ -100,6 +105,14 @@ export const test = base.extend<{ served: Served }, { fileServer: FileServer }>(
   served: async ({ fileServer }, use, testInfo) => {
     await use(await fileServer.for(testInfo.file));
   },
+  // The previous file's server stops when the worker moves on, whether this test asks for one or not.
+  leaveOtherFiles: [
+    async ({ fileServer }, use, testInfo) => {
+      await fileServer.leave(testInfo.file);
+      await use(undefined);
+    },
+    { auto: true },
+  ],
 });
 
 export { expect } from '@playwright/test';
