@@ -48,5 +48,5 @@ describe('read after write', () => {
       expect(byStatus[to] ?? 0, `round ${round}: chips`).toBe(truth.body.total);
       await inflight;
     }
-  });
+  }, 120_000);
 });
