@@ -17,6 +17,7 @@ export {
 } from './match';
 export { type ParsedToken, parseTokens, TOKEN_TYPES, type TokenTypeName } from './parser';
 export {
+  MAX_QUERY_DEPTH,
   parseTsQuerySyntax,
   type TsQuery,
   type TsQueryError,

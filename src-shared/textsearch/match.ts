@@ -39,21 +39,31 @@ const L_ONLY = 1;
 const R_ONLY = 2;
 const BOTH = 4;
 
+/**
+ * Where a (sub)query matches under a phrase operator (PostgreSQL's ExecPhraseData): positions
+ * arr[start .. end) (WordEntryPos values: the position is the low 14 bits), whether the set is
+ * negated, and the match's width.
+ */
 interface PhraseData {
-  pos: number[];
+  arr: ArrayLike<number>;
+  start: number;
+  end: number;
   negate: boolean;
   width: number;
 }
-const newData = (): PhraseData => ({ pos: [], negate: false, width: 0 });
+const NO_POSITIONS: number[] = [];
+const newData = (): PhraseData => ({ arr: NO_POSITIONS, start: 0, end: 0, negate: false, width: 0 });
 
 /**
  * The lexeme entries of the vector being matched, found per operand: `hits[k]` lists the entries
- * that operand k matches (its lexeme, or every lexeme it is a prefix of), and `positions(e)`
- * gives an entry's positions (WordEntryPos values), or null when it has none.
+ * operand k matches (its lexeme, or every lexeme it is a prefix of). Entry e has positions
+ * pos[posStart[e] .. posStart[e + 1]) when hasPos[e] is 1.
  */
 interface Access {
   hits: number[][];
-  positions(e: number, out: number[]): boolean;
+  hasPos: ArrayLike<number>;
+  posStart: ArrayLike<number>;
+  pos: ArrayLike<number>;
 }
 
 const ALL: Prefilter = { kind: 'all' };
@@ -115,7 +125,7 @@ export class CompiledTsQuery {
     this.weighted = operands.map((o) => o.weight !== 0);
     this.usesPositions = this.type.includes(T_PHRASE);
     this.prefilter = this.root < 0 ? ALL : this.prefilterOf(this.root);
-    this.matchesEmpty = this.root >= 0 && this.evaluate({ hits: operands.map(() => []), positions: () => false });
+    this.matchesEmpty = this.root >= 0 && this.evaluate({ hits: operands.map(() => []), hasPos: [], posStart: [0], pos: [] });
   }
 
   private prefilterOf(n: number): Prefilter {
@@ -144,15 +154,19 @@ export class CompiledTsQuery {
   matches(v: TsVector): boolean {
     if (this.root < 0) return false;
     const hits = this.operands.map((op) => findEntries(v.lexemes, op));
-    return this.evaluate({
-      hits,
-      positions: (e, out) => {
-        const p = v.positions[e];
-        if (!p) return false;
-        for (let i = 0; i < p.length; i++) out.push(p[i]!);
-        return true;
-      },
-    });
+    if (!this.usesPositions && !this.weighted.includes(true)) return this.evaluate({ hits, hasPos: [], posStart: [], pos: [] });
+    const n = v.lexemes.length;
+    const hasPos: number[] = new Array(n);
+    const posStart: number[] = new Array(n + 1);
+    const pos: number[] = [];
+    for (let e = 0; e < n; e++) {
+      const p = v.positions[e];
+      hasPos[e] = p ? 1 : 0;
+      posStart[e] = pos.length;
+      if (p) for (let i = 0; i < p.length; i++) pos.push(p[i]!);
+    }
+    posStart[n] = pos.length;
+    return this.evaluate({ hits, hasPos, posStart, pos });
   }
 
   /** Evaluates the query over the operands' hits (TS_execute with no flags). */
@@ -182,11 +196,10 @@ export class CompiledTsQuery {
     if (!hits.length) return false;
     if (!this.weighted[k]) return true;
     const w = this.operands[k]!.weight;
-    const tmp: number[] = [];
+    const { hasPos, posStart, pos } = x;
     for (const e of hits) {
-      tmp.length = 0;
-      if (!x.positions(e, tmp)) return true;
-      for (const p of tmp) if (w & (1 << (p >> 14))) return true;
+      if (!hasPos[e]) return true;
+      for (let i = posStart[e]!, end = posStart[e + 1]!; i < end; i++) if (w & (1 << (pos[i]! >> 14))) return true;
     }
     return false;
   }
@@ -196,12 +209,22 @@ export class CompiledTsQuery {
     const hits = x.hits[k]!;
     if (!hits.length) return NO;
     const w = this.operands[k]!.weight;
+    const { hasPos, posStart, pos } = x;
+    if (hits.length === 1 && !w) {
+      const e = hits[0]!;
+      if (!hasPos[e]) return MAYBE;
+      data.arr = pos;
+      data.start = posStart[e]!;
+      data.end = posStart[e + 1]!;
+      return YES;
+    }
     const all: number[] = [];
-    const tmp: number[] = [];
     for (const e of hits) {
-      tmp.length = 0;
-      if (!x.positions(e, tmp)) return MAYBE;
-      for (const p of tmp) if (!w || w & (1 << (p >> 14))) all.push(p & 0x3fff);
+      if (!hasPos[e]) return MAYBE;
+      for (let i = posStart[e]!, end = posStart[e + 1]!; i < end; i++) {
+        const p = pos[i]!;
+        if (!w || w & (1 << (p >> 14))) all.push(p & 0x3fff);
+      }
     }
     if (!all.length) return NO;
     if (hits.length > 1) {
@@ -210,7 +233,9 @@ export class CompiledTsQuery {
       for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[j - 1]) all[j++] = all[i]!;
       all.length = j;
     }
-    data.pos = all;
+    data.arr = all;
+    data.start = 0;
+    data.end = all.length;
     return YES;
   }
 
@@ -225,7 +250,7 @@ export class CompiledTsQuery {
           d.negate = true;
           return YES;
         case YES:
-          if (d.pos.length) {
+          if (d.end > d.start) {
             d.negate = !d.negate;
             return YES;
           }
@@ -297,6 +322,47 @@ export class CompiledTsQuery {
     return output(data, L, R, BOTH, lo, ro);
   }
 
+  /**
+   * For a query of at most 31 operands without phrases or weights: the query as a function of
+   * the set of operands present (bit k for operand k).
+   */
+  maskEvaluator(): (m: number) => boolean {
+    if (this.root < 0) return () => false;
+    const build = (n: number): ((m: number) => boolean) => {
+      switch (this.type[n]) {
+        case T_VAL: {
+          const bit = 1 << this.a[n]!;
+          return (m) => (m & bit) !== 0;
+        }
+        case T_NOT: {
+          const f = build(this.a[n]!);
+          return (m) => !f(m);
+        }
+        case T_AND: {
+          const l = build(this.a[n]!);
+          const r = build(this.b[n]!);
+          return (m) => l(m) && r(m);
+        }
+        case T_OR: {
+          const l = build(this.a[n]!);
+          const r = build(this.b[n]!);
+          return (m) => l(m) || r(m);
+        }
+        default:
+          throw new Error('maskEvaluator: the query has a phrase operator');
+      }
+    };
+    if (this.usesPositions || this.operands.length > 31) return () => false;
+    const f = build(this.root);
+    // With few operands, a truth table answers in one lookup.
+    if (this.operands.length <= 12) {
+      const table = new Uint8Array(1 << this.operands.length);
+      for (let m = 0; m < table.length; m++) table[m] = f(m) ? 1 : 0;
+      return (m) => table[m] === 1;
+    }
+    return f;
+  }
+
   /** Binds the query to a store for matching its records in bulk. */
   bind(store: TsVectorStore): BoundTsQuery {
     return new BoundTsQuery(this, store);
@@ -305,42 +371,49 @@ export class CompiledTsQuery {
 
 /** Merges two position lists (PostgreSQL's TS_phrase_output). */
 function output(data: PhraseData | null, L: PhraseData, R: PhraseData, emit: number, lo: number, ro: number): Ternary {
-  let li = 0;
-  let ri = 0;
-  const lp = L.pos;
-  const rp = R.pos;
-  while (li < lp.length || ri < rp.length) {
+  let li = L.start;
+  let ri = R.start;
+  const la = L.arr;
+  const ra = R.arr;
+  let out: number[] | null = null;
+  while (li < L.end || ri < R.end) {
     let lpos: number;
     let rpos: number;
-    if (li < lp.length) lpos = (lp[li]! & 0x3fff) + lo;
+    if (li < L.end) lpos = (la[li]! & 0x3fff) + lo;
     else {
       if (!(emit & R_ONLY)) break;
       lpos = Number.MAX_SAFE_INTEGER;
     }
-    if (ri < rp.length) rpos = (rp[ri]! & 0x3fff) + ro;
+    if (ri < R.end) rpos = (ra[ri]! & 0x3fff) + ro;
     else {
       if (!(emit & L_ONLY)) break;
       rpos = Number.MAX_SAFE_INTEGER;
     }
-    let out = 0;
+    let p = 0;
     if (lpos < rpos) {
-      if (emit & L_ONLY) out = lpos;
+      if (emit & L_ONLY) p = lpos;
       li++;
     } else if (lpos === rpos) {
-      if (emit & BOTH) out = rpos;
+      if (emit & BOTH) p = rpos;
       li++;
       ri++;
     } else {
-      if (emit & R_ONLY) out = rpos;
+      if (emit & R_ONLY) p = rpos;
       ri++;
     }
-    if (out > 0) {
+    if (p > 0) {
       if (!data) return YES;
       // Positions are stored in 16 bits, as PostgreSQL's are.
-      data.pos.push(out & 0xffff);
+      (out ??= []).push(p & 0xffff);
     }
   }
-  return data && data.pos.length ? YES : NO;
+  if (data && out) {
+    data.arr = out;
+    data.start = 0;
+    data.end = out.length;
+    return YES;
+  }
+  return NO;
 }
 
 /** The entries of a sorted lexeme list an operand matches. */
@@ -455,6 +528,34 @@ export class TsVectorStore {
   columns() {
     return { recStart: this.recStart, ids: this.ids, posStart: this.posStart, hasPos: this.hasPos, pos: this.pos };
   }
+
+  // The inverted index: for lexeme number id, the records that have it are
+  // postRecs[postStart[id] .. postStart[id + 1]), ascending. Built on first use, again after adds.
+  private postStart = new Int32Array(0);
+  private postRecs = new Int32Array(0);
+  private postBuiltFor = -1;
+
+  /** The records (ascending) whose vector has lexeme number `id`. */
+  postings(id: number): Int32Array {
+    if (this.postBuiltFor !== this.entries) this.buildPostings();
+    if (id < 0 || id + 1 >= this.postStart.length) return new Int32Array(0);
+    return this.postRecs.subarray(this.postStart[id]!, this.postStart[id + 1]!);
+  }
+
+  private buildPostings(): void {
+    const n = this.lexicon.size;
+    const start = new Int32Array(n + 1);
+    for (let e = 0; e < this.entries; e++) start[this.ids[e]! + 1]!++;
+    for (let i = 0; i < n; i++) start[i + 1]! += start[i]!;
+    const cursor = start.slice(0, n);
+    const recs = new Int32Array(this.entries);
+    for (let r = 0; r < this.records; r++) {
+      for (let e = this.recStart[r]!, end = this.recStart[r + 1]!; e < end; e++) recs[cursor[this.ids[e]!]!++] = r;
+    }
+    this.postStart = start;
+    this.postRecs = recs;
+    this.postBuiltFor = this.entries;
+  }
 }
 
 function grow<T extends Uint32Array | Int32Array | Uint8Array | Uint16Array>(a: T, need: number): T {
@@ -465,13 +566,21 @@ function grow<T extends Uint32Array | Int32Array | Uint8Array | Uint16Array>(a: 
   return b;
 }
 
-/** A compiled query bound to a store: matches its records by number. */
+/**
+ * A compiled query bound to a store: matches its records by number. Records are tested one by
+ * one (a query of at most 31 operands without weights or phrases by one bit mask per record), and
+ * `matching()` first narrows them through the store's inverted index when the query's prefilter
+ * allows it.
+ */
 export class BoundTsQuery {
-  // For each lexeme number: 0 when no operand matches it, else 1 + index into `opLists`.
-  private slot = new Int32Array(0);
-  private opLists: number[][] = [[]];
-  private readonly listIndex = new Map<string, number>();
+  // Lexeme numbers each operand matches (its lexeme, or all the lexemes it is a prefix of).
+  private readonly operandIds: number[][];
+  // For each lexeme number: the operands it satisfies, as a bit mask (fast path) and as a list.
+  private maskOf = new Int32Array(0);
+  private listOf: (number[] | undefined)[] = [];
   private known = 0;
+  private readonly fast: boolean;
+  private readonly evalMask: (m: number) => boolean;
   private readonly hits: number[][];
   private cols: ReturnType<TsVectorStore['columns']>;
   private readonly access: Access;
@@ -480,66 +589,185 @@ export class BoundTsQuery {
     readonly compiled: CompiledTsQuery,
     readonly store: TsVectorStore,
   ) {
-    this.hits = compiled.operands.map(() => []);
+    const ops = compiled.operands;
+    this.operandIds = ops.map(() => []);
+    this.hits = ops.map(() => []);
+    this.fast = ops.length <= 31 && !compiled.usesPositions && ops.every((o) => o.weight === 0);
+    this.evalMask = compiled.maskEvaluator();
     this.cols = store.columns();
-    this.access = {
-      hits: this.hits,
-      positions: (e, out) => {
-        const c = this.cols;
-        if (!c.hasPos[e]) return false;
-        for (let i = c.posStart[e]!; i < c.posStart[e + 1]!; i++) out.push(c.pos[i]!);
-        return true;
-      },
-    };
+    this.access = { hits: this.hits, hasPos: this.cols.hasPos, posStart: this.cols.posStart, pos: this.cols.pos };
     this.refresh();
   }
 
   /** Takes in lexemes the store learned since the query was bound. */
   private refresh(): void {
     const lex = this.store.lexicon;
-    if (lex.size === this.known) return;
-    if (lex.size > this.slot.length) this.slot = grow(this.slot.length ? this.slot : new Int32Array(1024), lex.size);
+    const size = lex.size;
+    if (size === this.known) return;
+    if (size > this.maskOf.length) {
+      const m = new Int32Array(Math.max(1024, size * 2));
+      m.set(this.maskOf);
+      this.maskOf = m;
+    }
     const ops = this.compiled.operands;
-    for (let id = this.known; id < lex.size; id++) {
-      const lexeme = lex.lexemes[id]!;
-      let list: number[] | null = null;
-      for (let k = 0; k < ops.length; k++) {
-        const op = ops[k]!;
-        if (op.prefix ? lexeme.startsWith(op.lexeme) : lexeme === op.lexeme) (list ??= []).push(k);
-      }
-      if (list) {
-        const key = list.join(',');
-        let idx = this.listIndex.get(key);
-        if (idx === undefined) {
-          idx = this.opLists.length;
-          this.opLists.push(list);
-          this.listIndex.set(key, idx);
-        }
-        this.slot[id] = idx;
+    const mark = (id: number, k: number) => {
+      this.operandIds[k]!.push(id);
+      if (k < 31) this.maskOf[id]! |= 1 << k;
+      (this.listOf[id] ??= []).push(k);
+    };
+    let prefixes = false;
+    for (let k = 0; k < ops.length; k++) {
+      const op = ops[k]!;
+      if (op.prefix) prefixes = true;
+      else {
+        const id = lex.id(op.lexeme);
+        if (id >= this.known && id < size) mark(id, k);
       }
     }
-    this.known = lex.size;
+    if (prefixes) {
+      for (let id = this.known; id < size; id++) {
+        const lexeme = lex.lexemes[id]!;
+        for (let k = 0; k < ops.length; k++) {
+          const op = ops[k]!;
+          if (op.prefix && lexeme.startsWith(op.lexeme)) mark(id, k);
+        }
+      }
+    }
+    this.known = size;
   }
 
   /** Whether record `r` of the store matches. */
   test(r: number): boolean {
     if (this.store.lexicon.size !== this.known) this.refresh();
-    this.cols = this.store.columns();
-    const { recStart, ids } = this.cols;
+    const c = (this.cols = this.store.columns());
+    const ids = c.ids;
+    const end = c.recStart[r + 1]!;
+    if (this.fast) {
+      let m = 0;
+      const maskOf = this.maskOf;
+      for (let e = c.recStart[r]!; e < end; e++) m |= maskOf[ids[e]!]!;
+      return this.evalMask(m);
+    }
     const hits = this.hits;
     for (const h of hits) h.length = 0;
-    const slot = this.slot;
-    for (let e = recStart[r]!, end = recStart[r + 1]!; e < end; e++) {
-      const s = slot[ids[e]!]!;
-      if (s) for (const k of this.opLists[s]!) hits[k]!.push(e);
+    const x = this.access;
+    x.hasPos = c.hasPos;
+    x.posStart = c.posStart;
+    x.pos = c.pos;
+    for (let e = c.recStart[r]!; e < end; e++) {
+      const list = this.listOf[ids[e]!];
+      if (list) for (const k of list) hits[k]!.push(e);
     }
-    return this.compiled.evaluate(this.access);
+    return this.compiled.evaluate(x);
   }
 
-  /** The numbers of all matching records, in order. */
+  /**
+   * The records that could match, from the inverted index (ascending), or null when the query
+   * can match a vector without any of its lexemes and every record must be tested.
+   */
+  candidates(): Int32Array | null {
+    if (this.compiled.prefilter.kind === 'all') return null;
+    if (this.store.lexicon.size !== this.known) this.refresh();
+    return this.candidatesOf(this.compiled.prefilter);
+  }
+
+  private candidatesOf(f: Prefilter): Int32Array {
+    switch (f.kind) {
+      case 'term':
+        return union(this.operandIds[f.operand]!.map((id) => this.store.postings(id)), this.store.size);
+      case 'or':
+        return union(
+          f.parts.map((p) => this.candidatesOf(p)),
+          this.store.size,
+        );
+      case 'and': {
+        const parts = f.parts.map((p) => this.candidatesOf(p)).sort((a, b) => a.length - b.length);
+        let acc = parts[0]!;
+        for (let i = 1; i < parts.length && acc.length; i++) acc = intersect(acc, parts[i]!);
+        return acc;
+      }
+      default:
+        throw new Error('prefilter: no candidates for "all"');
+    }
+  }
+
+  /** The numbers of all matching records, ascending. */
   matching(): number[] {
     const out: number[] = [];
-    for (let r = 0, n = this.store.size; r < n; r++) if (this.test(r)) out.push(r);
+    const cand = this.candidates();
+    if (!cand && this.fast) {
+      // Every record, by bit masks filled from the index: each operand marks the records that
+      // have one of its lexemes, then the query is asked of each record's mask.
+      if (this.store.lexicon.size !== this.known) this.refresh();
+      const n = this.store.size;
+      const masks = new Int32Array(n);
+      this.operandIds.forEach((ids, k) => {
+        const bit = 1 << k;
+        for (const id of ids) {
+          const recs = this.store.postings(id);
+          for (let i = 0; i < recs.length; i++) masks[recs[i]!]! |= bit;
+        }
+      });
+      const f = this.evalMask;
+      for (let r = 0; r < n; r++) if (f(masks[r]!)) out.push(r);
+      return out;
+    }
+    if (cand) {
+      for (let i = 0; i < cand.length; i++) if (this.test(cand[i]!)) out.push(cand[i]!);
+    } else {
+      for (let r = 0, n = this.store.size; r < n; r++) if (this.test(r)) out.push(r);
+    }
     return out;
   }
+
+  /** How many records match. */
+  count(): number {
+    return this.matching().length;
+  }
+}
+
+/** The union of ascending record lists, ascending. */
+function union(lists: Int32Array[], records: number): Int32Array {
+  if (!lists.length) return new Int32Array(0);
+  if (lists.length === 1) return lists[0]!;
+  let total = 0;
+  for (const l of lists) total += l.length;
+  if (total * 8 < records) {
+    const all = new Int32Array(total);
+    let o = 0;
+    for (const l of lists) {
+      all.set(l, o);
+      o += l.length;
+    }
+    all.sort();
+    let j = 0;
+    for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[j - 1]) all[j++] = all[i]!;
+    return all.subarray(0, j);
+  }
+  const seen = new Uint8Array(records);
+  for (const l of lists) for (let i = 0; i < l.length; i++) seen[l[i]!] = 1;
+  let n = 0;
+  for (let r = 0; r < records; r++) n += seen[r]!;
+  const out = new Int32Array(n);
+  for (let r = 0, o = 0; r < records; r++) if (seen[r]) out[o++] = r;
+  return out;
+}
+
+/** The intersection of two ascending record lists. */
+function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(Math.min(a.length, b.length));
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x === y) {
+      out[n++] = x;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return out.subarray(0, n);
 }

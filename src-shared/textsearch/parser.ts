@@ -806,6 +806,29 @@ const R_TYPE = Int8Array.from(typeOf);
 const R_SPECIAL = Int8Array.from(specialOf);
 const R_FIRST = Int16Array.from(FIRST);
 
+// Which rule applies, precomputed: for each rule r and each kind of character (an ASCII character
+// by itself, a non-ASCII one by its classes, or the end of the text), the first rule from r on
+// whose test passes, or that tests something other than the character (ignore, host, URL path).
+const SLOTS = 128 + 16 + 1;
+const SLOT_EOF = SLOTS - 1;
+const slotOf = (cp: number, cls: number) => (cp < 0 ? SLOT_EOF : cp < 128 ? cp : 128 + (cls & 15));
+const JUMP = new Int16Array(R_KIND.length * SLOTS);
+for (let slot = 0; slot < SLOTS; slot++) {
+  const atEnd = slot === SLOT_EOF;
+  const cp = slot < 128 ? slot : -2;
+  const k = slot < 128 ? charClass(slot) : atEnd ? 0 : slot - 128;
+  for (let r = 0; r < R_KIND.length; r++) {
+    let i = r;
+    for (;; i++) {
+      const a = R_ARG[i]!;
+      const kind = R_KIND[i]!;
+      if (kind >= K_IGNORE) break;
+      if (kind === K_DEFAULT || (kind === K_EOF && atEnd) || (kind === K_EQ && cp === a) || (kind === K_ANY && (k & a) !== 0) || (kind === K_NONE && (k & a) === 0)) break;
+    }
+    JUMP[r * SLOTS + slot] = i;
+  }
+}
+
 /**
  * A tokenizer over code points `cps[start .. end)` with their classes `cls` (PostgreSQL's
  * TParser). Its saved positions (TParserPosition) are a stack of parallel arrays: position and
@@ -913,46 +936,25 @@ class Tokenizer {
       let sp = this.sp;
       const pos = this.sPos[sp]!;
       const atEnd = pos >= end;
-      const cp = atEnd ? -1 : cps[pos]!;
-      const k = atEnd ? 0 : cls[pos]!;
+      const slot = atEnd ? SLOT_EOF : slotOf(cps[pos]!, cls[pos]!);
       const pushed = this.sPushed[sp]!;
       if (pushed >= 0) {
         rule = pushed + 1;
         this.sPushed[sp] = -1;
       } else rule = R_FIRST[this.sState[sp]!]!;
-      for (;; rule++) {
-        const a = R_ARG[rule]!;
+      for (;;) {
+        rule = JUMP[rule * SLOTS + slot]!;
+        const kind = R_KIND[rule]!;
+        if (kind < K_IGNORE) break;
         let hit: boolean;
-        switch (R_KIND[rule]) {
-          case K_ANY:
-            hit = (k & a) !== 0;
-            break;
-          case K_EQ:
-            hit = cp === a;
-            break;
-          case K_EOF:
-            hit = atEnd;
-            break;
-          case K_NONE:
-            hit = (k & a) === 0;
-            break;
-          case K_DEFAULT:
-            hit = true;
-            break;
-          case K_IGNORE:
-            hit = this.ignore;
-            break;
-          case K_STOPHOST:
-            hit = this.wanthost;
-            this.wanthost = false;
-            break;
-          case K_ISHOST:
-            hit = this.lookAhead(S.Base, true, HOST);
-            break;
-          default:
-            hit = this.lookAhead(S.InURLPathFirst, false, URLPATH);
-        }
+        if (kind === K_IGNORE) hit = this.ignore;
+        else if (kind === K_STOPHOST) {
+          hit = this.wanthost;
+          this.wanthost = false;
+        } else if (kind === K_ISHOST) hit = this.lookAhead(S.Base, true, HOST);
+        else hit = this.lookAhead(S.InURLPathFirst, false, URLPATH);
         if (hit) break;
+        rule++;
       }
 
       switch (R_SPECIAL[rule]) {

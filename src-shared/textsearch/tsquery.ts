@@ -51,6 +51,16 @@ const PRIORITY = { not: 4, phrase: 3, and: 2, or: 1 } as const;
 type Op = keyof typeof PRIORITY;
 const STACK_DEPTH = 32;
 
+/**
+ * How deep a query may nest: parentheses, and operators in its tree. PostgreSQL refuses a query
+ * its C stack cannot hold ("stack depth limit exceeded": beyond 7,697 nested parentheses or about
+ * 16,000 chained operators with the default max_stack_depth); this module refuses the same
+ * message beyond 1,000 levels, which no real rule approaches, so that its own recursion stays
+ * within JavaScript's stack.
+ */
+export const MAX_QUERY_DEPTH = 1000;
+const tooDeep = (at: number) => new TextSearchError('stack depth limit exceeded', at, `the query nests more than ${MAX_QUERY_DEPTH} levels deep`);
+
 const WAIT_OPERAND = 1;
 const WAIT_OPERATOR = 2;
 const WAIT_FIRST_OPERAND = 3;
@@ -128,6 +138,7 @@ class QueryReader {
           return { t: 'op', op: 'not', distance: 0, at: this.i++ };
         }
         if (c === 40) {
+          if (this.depth >= MAX_QUERY_DEPTH) throw tooDeep(this.i);
           this.i++;
           this.state = WAIT_OPERAND;
           this.depth++;
@@ -266,6 +277,7 @@ function buildQuery(text: string, normalise: boolean): TsQueryResult {
     if (!operands || !built) {
       return { ok: true, query: { root: null }, syntax: null, notice: `text-search query doesn't contain lexemes: "${text}"` };
     }
+    if (treeDepth(built.node) > MAX_QUERY_DEPTH) throw tooDeep(text.length);
     const root = hasStop ? cleanStopWords(built.node) : (built.node as TsQueryNode);
     if (!root) {
       return {
@@ -329,6 +341,19 @@ function combineBuilding(op: Op, distance: number, left: Building | null, right:
 }
 
 const int16 = (n: number) => (n << 16) >> 16;
+
+/** The depth of a query tree, without recursion. */
+function treeDepth(root: Building): number {
+  let max = 0;
+  const stack: [Building, number][] = [[root, 1]];
+  while (stack.length) {
+    const [node, d] = stack.pop()!;
+    if (d > max) max = d;
+    if (node.type === 'not') stack.push([node.arg, d + 1]);
+    else if (node.type !== 'val' && node.type !== 'stop') stack.push([node.left, d + 1], [node.right, d + 1]);
+  }
+  return max;
+}
 
 /**
  * Removes stop words from a query (PostgreSQL's clean_stopword_intree): an operator loses the

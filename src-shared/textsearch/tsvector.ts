@@ -83,27 +83,41 @@ export function parseWords(text: string): ParsedWord[] {
 
 /** Builds a tsvector from parsed words as PostgreSQL's make_tsvector does (at most 255 positions each). */
 export function tsvectorFromWords(words: readonly ParsedWord[]): TsVector {
-  const sorted = [...words].sort((a, b) => compareLexemes(a.lexeme, b.lexeme) || a.position - b.position);
+  const n = words.length;
+  if (!n) return { lexemes: [], positions: [] };
+  const cmp = (a: ParsedWord, b: ParsedWord) => compareLexemes(a.lexeme, b.lexeme) || a.position - b.position;
+  let sorted: ParsedWord[];
+  if (n <= 16) {
+    sorted = words.slice();
+    for (let i = 1; i < n; i++) {
+      const w = sorted[i]!;
+      let j = i - 1;
+      while (j >= 0 && cmp(sorted[j]!, w) > 0) {
+        sorted[j + 1] = sorted[j]!;
+        j--;
+      }
+      sorted[j + 1] = w;
+    }
+  } else sorted = words.slice().sort(cmp);
   const lexemes: string[] = [];
   const positions: number[][] = [];
   let cur: number[] = [];
+  let last = '';
   let bytes = 0;
-  const flush = () => {
-    if (!lexemes.length) return;
-    positions.push(cur);
-    bytes = shortAlign(bytes + utf8Length(lexemes[lexemes.length - 1]!)) + 2 + 2 * cur.length;
-  };
-  for (const w of sorted) {
-    if (lexemes.length && lexemes[lexemes.length - 1] === w.lexeme) {
-      const last = cur[cur.length - 1]!;
-      if (cur.length < 255 && last !== MAX_POSITION && last !== w.position) cur.push(w.position);
+  for (let i = 0; i < n; i++) {
+    const w = sorted[i]!;
+    if (i && w.lexeme === last) {
+      const p = cur[cur.length - 1]!;
+      if (cur.length < 255 && p !== MAX_POSITION && p !== w.position) cur.push(w.position);
       continue;
     }
-    flush();
-    lexemes.push(w.lexeme);
+    if (i) bytes = shortAlign(bytes + utf8Length(last)) + 2 + 2 * cur.length;
+    last = w.lexeme;
     cur = [w.position];
+    lexemes.push(last);
+    positions.push(cur);
   }
-  flush();
+  bytes = shortAlign(bytes + utf8Length(last)) + 2 + 2 * cur.length;
   if (bytes > MAX_TSVECTOR_BYTES) {
     throw new TextSearchError(`string is too long for tsvector (${bytes} bytes, max ${MAX_TSVECTOR_BYTES} bytes)`);
   }
