@@ -24,6 +24,8 @@ import {
   toTsVector,
   tsqueryFromText,
   tsqueryToString,
+  toTsQueryOrThrow,
+  TsVectorStore,
   tsvectorToString,
 } from '../../src-shared/textsearch';
 import { charClass, lowerCodePoint } from '../../src-shared/textsearch/chars';
@@ -582,5 +584,27 @@ describe.skipIf(!ref.client && !required)('text search equals PostgreSQL 15', ()
     expectSame(`'…'::tsvector @@ to_tsquery('simple', q) on ${lits.length} pairs (weights, stripped lexemes)`, lits.map((v, i) => `${v} @@ ${lq[i]}`), ours2, theirs2);
     const trues = [...ours, ...ours2].filter((r) => r === 'ok:true').length;
     figures.push(`  of which ${trues} match, ${ours.length + ours2.length - trues} do not`);
+  });
+
+  it('bulk matching from a vector store (index, bit masks, positions) finds the records PostgreSQL finds', async () => {
+    const literals = sample(vectorLiteral, 2000, 11);
+    const texts = sample(matchText, 2000, 12);
+    const queries = [...new Set(sample(matchQuery, 300, 13))].filter((x) => toTsQuery(x).ok);
+    const store = new TsVectorStore();
+    for (const v of literals) store.add(parseTsVector(v));
+    for (const t of texts) store.add(toTsVector(t));
+    await ref.client!.query(
+      `create temp table store_vectors as
+         select n - 1 r, v::tsvector v from unnest($1::text[]) with ordinality a(v, n)
+         union all select n - 1 + $3::int, to_tsvector('simple', t) from unnest($2::text[]) with ordinality b(t, n)`,
+      [literals, texts, literals.length],
+    );
+    const theirs = await ask(
+      `select coalesce((select string_agg(r::text, ',' order by r) from store_vectors where v @@ to_tsquery('simple', q)), '') r
+       from unnest($1::text[]) with ordinality u(q, n) order by n`,
+      queries,
+    );
+    const ours = queries.map((x) => compileTsQuery(toTsQueryOrThrow(x)).bind(store).matching().join(','));
+    expectSame(`matching records of a ${store.size}-vector store for ${queries.length} queries`, queries, ours, theirs);
   });
 });
