@@ -46,32 +46,38 @@ function decodeRanges(encoded: string): number[] {
 }
 
 // Classes of the Basic Multilingual Plane in one table; the rest by binary search over each
-// class's ranges.
-const BMP = new Uint8Array(0x10000);
+// class's ranges. Built on first use, so that loading the module costs nothing.
+let BMP: Uint8Array | null = null;
 const ASTRAL: { lo: number[]; hi: number[]; cls: number }[] = [];
-for (const [encoded, cls] of [
-  [ALPHA, C_ALPHA],
-  [SPECIAL, C_SPECIAL],
-  [SPACE, C_SPACE],
-] as const) {
-  const r = decodeRanges(encoded);
-  const astral = { lo: [] as number[], hi: [] as number[], cls };
-  for (let i = 0; i < r.length; i += 2) {
-    const lo = r[i]!;
-    const hi = r[i + 1]!;
-    for (let c = lo; c <= Math.min(hi, 0xffff); c++) BMP[c]! |= cls;
-    if (hi > 0xffff) {
-      astral.lo.push(Math.max(lo, 0x10000));
-      astral.hi.push(hi);
+
+function buildClasses(): Uint8Array {
+  const bmp = new Uint8Array(0x10000);
+  for (const [encoded, cls] of [
+    [ALPHA, C_ALPHA],
+    [SPECIAL, C_SPECIAL],
+    [SPACE, C_SPACE],
+  ] as const) {
+    const r = decodeRanges(encoded);
+    const astral = { lo: [] as number[], hi: [] as number[], cls };
+    for (let i = 0; i < r.length; i += 2) {
+      const lo = r[i]!;
+      const hi = r[i + 1]!;
+      for (let c = lo; c <= Math.min(hi, 0xffff); c++) bmp[c]! |= cls;
+      if (hi > 0xffff) {
+        astral.lo.push(Math.max(lo, 0x10000));
+        astral.hi.push(hi);
+      }
     }
+    ASTRAL.push(astral);
   }
-  ASTRAL.push(astral);
+  bmp.set(ASCII, 0);
+  return bmp;
 }
-BMP.set(ASCII, 0);
 
 /** The class bits (C_*) of a code point. */
 export function charClass(cp: number): number {
-  if (cp < 0x10000) return BMP[cp]!;
+  if (cp < 0x10000) return (BMP ??= buildClasses())[cp]!;
+  BMP ??= buildClasses();
   let k = 0;
   for (const { lo, hi, cls } of ASTRAL) {
     let a = 0;
@@ -89,8 +95,10 @@ export function charClass(cp: number): number {
   return k;
 }
 
-const LOWER_MAP = new Map<number, number>();
-{
+let LOWER_MAP: Map<number, number> | null = null;
+
+function buildLower(): Map<number, number> {
+  const map = new Map<number, number>();
   let prev = 0;
   for (const part of LOWER.split(',')) {
     const [gap, count, delta, step] = part.split('.');
@@ -98,15 +106,16 @@ const LOWER_MAP = new Map<number, number>();
     const n = parseInt(count!, 36);
     const d = delta!.startsWith('-') ? -parseInt(delta!.slice(1), 36) : parseInt(delta!, 36);
     const s = Number(step);
-    for (let i = 0; i < n; i++) LOWER_MAP.set(start + i * s, start + i * s + d);
+    for (let i = 0; i < n; i++) map.set(start + i * s, start + i * s + d);
     prev = start + (n - 1) * s;
   }
+  return map;
 }
 
 /** The lower-case of a code point, one code point for one (towlower), as the simple dictionary does. */
 export function lowerCodePoint(cp: number): number {
   if (cp < 128) return cp >= 65 && cp <= 90 ? cp + 32 : cp;
-  return LOWER_MAP.get(cp) ?? cp;
+  return (LOWER_MAP ??= buildLower()).get(cp) ?? cp;
 }
 
 /** The lower-case of a string, code point by code point. */

@@ -812,21 +812,26 @@ const R_FIRST = Int16Array.from(FIRST);
 const SLOTS = 128 + 16 + 1;
 const SLOT_EOF = SLOTS - 1;
 const slotOf = (cp: number, cls: number) => (cp < 0 ? SLOT_EOF : cp < 128 ? cp : 128 + (cls & 15));
-const JUMP = new Int16Array(R_KIND.length * SLOTS);
-for (let slot = 0; slot < SLOTS; slot++) {
-  const atEnd = slot === SLOT_EOF;
-  const cp = slot < 128 ? slot : -2;
-  const k = slot < 128 ? charClass(slot) : atEnd ? 0 : slot - 128;
-  for (let r = 0; r < R_KIND.length; r++) {
-    let i = r;
-    for (;; i++) {
-      const a = R_ARG[i]!;
-      const kind = R_KIND[i]!;
-      if (kind >= K_IGNORE) break;
-      if (kind === K_DEFAULT || (kind === K_EOF && atEnd) || (kind === K_EQ && cp === a) || (kind === K_ANY && (k & a) !== 0) || (kind === K_NONE && (k & a) === 0)) break;
+let JUMP: Int16Array = new Int16Array(0);
+
+function buildJump(): Int16Array {
+  const jump = new Int16Array(R_KIND.length * SLOTS);
+  for (let slot = 0; slot < SLOTS; slot++) {
+    const atEnd = slot === SLOT_EOF;
+    const cp = slot < 128 ? slot : -2;
+    const k = slot < 128 ? charClass(slot) : atEnd ? 0 : slot - 128;
+    for (let r = 0; r < R_KIND.length; r++) {
+      let i = r;
+      for (;; i++) {
+        const a = R_ARG[i]!;
+        const kind = R_KIND[i]!;
+        if (kind >= K_IGNORE) break;
+        if (kind === K_DEFAULT || (kind === K_EOF && atEnd) || (kind === K_EQ && cp === a) || (kind === K_ANY && (k & a) !== 0) || (kind === K_NONE && (k & a) === 0)) break;
+      }
+      jump[r * SLOTS + slot] = i;
     }
-    JUMP[r * SLOTS + slot] = i;
   }
+  return jump;
 }
 
 /**
@@ -1045,6 +1050,7 @@ let spareStack: Tokenizer | undefined;
 let spareClasses = new Uint8Array(256);
 
 export function tokenize(cps: ArrayLike<number>, emit: (type: number, start: number, end: number) => void): void {
+  if (!JUMP.length) JUMP = buildJump();
   const n = cps.length;
   // Buffers of the last text are reused unless a tokenize runs inside another's `emit`.
   let cls = spareClasses;
