@@ -87,6 +87,9 @@ describe(`${CLIENTS} clients writing for ${SECONDS} s, then kill -9`, () => {
       return { status: res.statusCode, body: text ? JSON.parse(text) : null };
     };
 
+    // The load starts once the server answers (its ready line comes before its routes are built).
+    expect((await call('GET', '/data/public/api/v1/incidents?per_page=1')).status).toBe(200);
+
     /** Every record written, with its writes in the order sent. */
     const records = new Map<string, Write[]>();
     const writes: Write[] = [];
