@@ -4,9 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from '@commander-js/extra-typings';
 import { ApiError } from '../../src-shared/errors';
-import { CSV_DELIMITERS, EXPORT_FORMATS } from '../../src-shared/choices';
+import { CSV_HEADERS, EXPORT_FORMATS } from '../../src-shared/choices';
 import type { ExportSearch } from '../../src-shared/schemas/transfer';
 import { UsageError } from './errors';
+import { delimiterOf } from './options';
 import { localTarget } from './target';
 
 function searchFlag(raw: string, exportSearchSchema: typeof import('../../src-shared/schemas/transfer').exportSearchSchema): ExportSearch {
@@ -32,12 +33,6 @@ function searchFlag(raw: string, exportSearchSchema: typeof import('../../src-sh
   return res.data;
 }
 
-const delimiterOf = (value: string): string => {
-  const d = value === 'tab' || value === '\\t' ? '\t' : value;
-  if (!(CSV_DELIMITERS as readonly string[]).includes(d)) throw new UsageError('--delimiter must be , ; or tab');
-  return d;
-};
-
 export function exportCommand() {
   return new Command('export')
     .description('export a list or a search result')
@@ -51,6 +46,11 @@ export function exportCommand() {
     .option('--columns <a,b,c>', 'fields to export, in this order (default: all)')
     .option('--delimiter <c>', 'CSV separator: , ; or tab (default ,)')
     .option('--no-bom', 'CSV without the UTF-8 byte-order mark')
+    .addOption(
+      new Option('--headers <names>', "CSV header row: the fields' API names (fields), or the console's column names in English (en) or Russian (ru); import reads each back (default: fields)").choices(
+        CSV_HEADERS,
+      ),
+    )
     .option('--with-references', 'each record carries the records it refers to (an incident its finding type and asset), so the file imports into a fresh database')
     .option('--with-names', 'beside each id shown as a name (asset, finding type, group, owner), a column with that name (service_asset_name, finding_title, group_name, user_short_name)')
     .action(async (opts) => {
@@ -76,6 +76,7 @@ export function exportCommand() {
             .filter(Boolean),
           delimiter,
           bom: opts.bom,
+          headers: opts.headers,
           withReferences: !!opts.withReferences,
           withNames: !!opts.withNames,
         });

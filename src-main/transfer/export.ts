@@ -9,16 +9,20 @@
 // number of matches, counted first. JSON is written one record per line, so a text editor and
 // the importer both report useful line numbers.
 //
-// CSV: a header row of the columns; null is an empty cell; booleans are true / false; numbers
-// as JSON writes them; objects and arrays (json fields, loaded relations, _relations) as compact
-// JSON text in one cell; a text cell starting with = + - @ or a tab is prefixed with ' so that
-// spreadsheets do not run it as a formula; UTF-8 with a byte-order mark unless bom is false.
+// CSV: a header row of the columns (the fields' API names, or the console's column names in
+// English or Russian); null is an empty cell and the empty string "" (so an import tells them
+// apart); booleans are true / false; numbers as JSON writes them; objects and arrays (json
+// fields, loaded relations, _relations) as compact JSON text in one cell; a text cell starting
+// with = + - @ or a tab (after any apostrophes) is prefixed with ' so that spreadsheets do not
+// run it as a formula; UTF-8 with a byte-order mark unless bom is false. The import (csv.ts)
+// reads all of it back to equal records.
 import type Database from 'better-sqlite3';
 import { stringify as csvStringify } from 'csv-stringify/sync';
+import type { CsvHeaders } from '../../src-shared/choices';
 import { badRequest } from '../../src-shared/errors';
 import { PUBLIC_ENTITIES, publicResource, type PublicEntity } from '../../src-shared/public/entities';
 import { parseStandardQuery, StandardQueryError } from '../../src-shared/public/standard-filters';
-import { fieldOf, type FieldInfo, type ResourceDef } from '../../src-shared/resources/index';
+import { fieldOf, getResource, type FieldInfo, type ResourceDef } from '../../src-shared/resources/index';
 import { nameColumns, WITH_NAMES, withNameFields, type NameColumn } from '../../src-shared/resources/names';
 import { emptySearch, type SearchRequest } from '../../src-shared/schemas/search';
 import type { ExportFormat, ExportSearch } from '../../src-shared/schemas/transfer';
@@ -30,6 +34,7 @@ import { countPlan } from '../store/query/run';
 import { q } from '../store/sql';
 import { Store } from '../store/store';
 import { CancelledError } from './errors';
+import { headerOf } from './headers';
 import { kindByName } from './kinds';
 
 export interface ExportSpec {
@@ -43,6 +48,8 @@ export interface ExportSpec {
   columns?: readonly string[];
   delimiter?: string;
   bom?: boolean;
+  /** CSV: the header row's names (default: the fields' API names). */
+  headers?: CsvHeaders;
   /** Base URL for the public records' front_link (omitted without one). */
   frontLinkBase?: string;
   /**
@@ -106,19 +113,23 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
 };
 
-/** A text cell a spreadsheet would run as a formula gets a leading apostrophe. */
-const FORMULA = /^[=+\-@\t\r]/;
+/**
+ * A text cell a spreadsheet would run as a formula gets a leading apostrophe; so does one that
+ * already starts with apostrophes before such a character, so that the import, which takes one
+ * off, reads every text back as it was.
+ */
+const FORMULA = /^'*[=+\-@\t\r]/;
 
-/** One CSV cell (see the rules at the top of this file). */
-export function csvCell(v: unknown): string {
-  if (v === null || v === undefined) return '';
+/** One CSV cell (see the rules at the top of this file): null for an empty cell, '' for an empty text (written ""). */
+export function csvCell(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
   switch (typeof v) {
     case 'string':
       return FORMULA.test(v) ? `'${v}` : v;
     case 'boolean':
       return v ? 'true' : 'false';
     case 'number':
-      return Number.isFinite(v) ? String(v) : '';
+      return Number.isFinite(v) ? String(v) : null;
     case 'bigint':
       return v.toString();
     default:
@@ -251,6 +262,7 @@ function checkedPlan(spec: ExportSpec) {
   if (spec.withNames) columns = placeNames(columns, nameColumns(plan.r).filter((n) => allColumns.includes(n.name)));
   if (spec.delimiter !== undefined && spec.delimiter.length !== 1) throw badRequest('delimiter should be one character');
   if (spec.withReferences && spec.format === 'csv') throw badRequest('records with their references are exported as json or ndjson, not csv');
+  if (spec.headers !== undefined && spec.headers !== 'fields' && spec.format !== 'csv') throw badRequest('headers applies to csv exports only');
   return { plan, linkable, allColumns, columns };
 }
 
@@ -324,7 +336,10 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
       let pending: Record<string, unknown>[] = [];
       let pendingRaw: Record<string, unknown>[] = [];
       const delimiter = spec.delimiter ?? ',';
-      if (spec.format === 'csv') pushText(csvStringify([columns], { delimiter, bom: spec.bom !== false }));
+      if (spec.format === 'csv') {
+        const base = getResource(own.startsWith('public:') ? plan.entity!.resource : own);
+        pushText(csvStringify([columns.map((c) => headerOf(base, c, spec.headers ?? 'fields'))], { delimiter, bom: spec.bom !== false }));
+      }
       const writeRecord = (rec: Record<string, unknown>): string => {
         if (columns === allColumns && !spec.columns) return JSON.stringify(rec);
         const o: Record<string, unknown> = {};
@@ -351,7 +366,8 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
           pushText(
             csvStringify(
               pending.map((rec) => columns.map((c) => csvCell(rec[c]))),
-              { delimiter },
+              // Only the empty text is quoted empty: null stays an empty cell.
+              { delimiter, quoted_match: /^$/ },
             ),
           );
         } else {
