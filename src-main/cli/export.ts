@@ -51,7 +51,10 @@ export function exportCommand() {
         CSV_HEADERS,
       ),
     )
-    .option('--with-references', 'each record carries the records it refers to (an incident its finding type and asset), so the file imports into a fresh database')
+    .option(
+      '--with-references',
+      'each record carries the records it refers to (an incident its finding type, asset and last occurrence), so the file imports into a fresh database; records that refer to it (its other occurrences, status changes, messages) are not references: the summary says how many it leaves out',
+    )
     .option('--with-names', 'beside each id shown as a name (asset, finding type, group, owner), a column with that name (service_asset_name, finding_title, group_name, user_short_name)')
     .action(async (opts) => {
       const [{ prepareExport }, { cancellable, fmt, Progress, secs, transferFailure }, { exportSearchSchema }] = await Promise.all([
@@ -120,7 +123,27 @@ export function exportCommand() {
       }
       const ms = performance.now() - t0;
       process.stderr.write(
-        `radar-console: exported ${fmt(rows)} ${ex.resource} records (of ${fmt(ex.total)} matching) as ${opts.format} to ${toStdout ? 'stdout' : outFile} in ${secs(ms)} (${fmt(rows / Math.max(0.001, ms / 1000))} rows/s)\n`,
+        `radar-console: exported ${fmt(rows)} ${ex.name} (of ${fmt(ex.total)} matching) as ${opts.format} to ${toStdout ? 'stdout' : outFile} in ${secs(ms)} (${fmt(rows / Math.max(0.001, ms / 1000))} rows/s)\n`,
       );
+      if (ex.references) for (const line of referenceLines(ex.name, ex.references, opts.filter !== undefined || opts.query !== undefined)) process.stderr.write(`radar-console: ${line}\n`);
     });
+}
+
+/** What --with-references brought and what it left out, and why. */
+function referenceLines(name: string, refs: import('../transfer/export').ReferenceReport, filtered: boolean): string[] {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const lines: string[] = [];
+  if (refs.carried.length) lines.push(`with references: along with these ${name} came ${refs.carried.map((c) => `${n(c.records)} ${c.resource} (${c.relation})`).join(', ')}`);
+  if (refs.left.length) {
+    const kinds = [...new Set(refs.left.map((l) => l.resource))];
+    const fields = [...new Set(refs.left.map((l) => l.field))];
+    const what = refs.left.map((l) => `${n(l.records)} ${refs.carried.some((c) => c.resource === l.resource) ? 'more ' : ''}${l.resource}`).join(', ');
+    lines.push(
+      `left out: ${what}: they refer to these ${name} (${fields.join(', ')}) rather than being referred to, so they are not references; to have them too, ` +
+        (filtered
+          ? `export ${kinds.join(', ')} with a search of their own on ${fields.join(', ')} and import the files together`
+          : `export them as well (${kinds.map((k) => `--resource ${k}`).join(', ')}) and import the files together`),
+    );
+  }
+  return lines;
 }

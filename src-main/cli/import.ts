@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { Command, Option } from '@commander-js/extra-typings';
 import { CSV_ENCODINGS } from '../../src-shared/choices';
-import { delimiterOf } from './options';
+import { dbFileOf, delimiterOf } from './options';
 import { localTarget } from './target';
 import { UsageError } from './errors';
 
@@ -28,6 +28,16 @@ export function importCommand() {
       for (const p of paths) if (!fs.existsSync(p)) throw new UsageError(`${p}: no such file or folder`);
       const delimiter = opts.delimiter === undefined ? undefined : delimiterOf(opts.delimiter);
       const target = await localTarget(opts, { create: true });
+      // The import's own flags, for the commands a refusal suggests (they run as printed).
+      const flags = [
+        ...(opts.instance !== undefined ? ['--instance', opts.instance, '--db', dbFileOf(opts.db)] : ['--db', target]),
+        ...(opts.kind !== undefined ? ['--kind', opts.kind] : []),
+        ...(opts.ignoreUnknown ? ['--ignore-unknown'] : []),
+        ...(opts.strictReferences ? ['--strict-references'] : []),
+        ...(opts.asChanges ? ['--as-changes'] : []),
+        ...(opts.delimiter !== undefined ? ['--delimiter', opts.delimiter] : []),
+        ...(opts.encoding !== undefined ? ['--encoding', opts.encoding] : []),
+      ];
       const bar = new Progress('records');
       let summary;
       try {
@@ -39,6 +49,7 @@ export function importCommand() {
             recordChanges: !!opts.asChanges,
             delimiter,
             encoding: opts.encoding,
+            invocation: { flags, paths },
             signal,
             onProgress: (p) => {
               const total = p.totalBytes ?? Math.max(p.bytes, 1);

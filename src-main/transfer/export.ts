@@ -22,7 +22,7 @@ import type { CsvHeaders } from '../../src-shared/choices';
 import { badRequest } from '../../src-shared/errors';
 import { PUBLIC_ENTITIES, publicResource, type PublicEntity } from '../../src-shared/public/entities';
 import { parseStandardQuery, StandardQueryError } from '../../src-shared/public/standard-filters';
-import { fieldOf, getResource, type FieldInfo, type ResourceDef } from '../../src-shared/resources/index';
+import { fieldOf, getResource, relationsOf, type FieldInfo, type ResourceDef } from '../../src-shared/resources/index';
 import { nameColumns, WITH_NAMES, withNameFields, type NameColumn } from '../../src-shared/resources/names';
 import { emptySearch, type SearchRequest } from '../../src-shared/schemas/search';
 import type { ExportFormat, ExportSearch } from '../../src-shared/schemas/transfer';
@@ -88,12 +88,29 @@ export function referenceRelations(r: ResourceDef): string[] {
 const withRefs = (r: ResourceDef, load: readonly string[], spec: ExportSpec): string[] =>
   spec.withReferences ? [...new Set([...load, ...referenceRelations(r)])] : [...load];
 
+/** What an export with its references carries beside its records, and what it leaves out. */
+export interface ReferenceReport {
+  /** Each relation loaded: the records it brings (distinct). */
+  carried: { relation: string; resource: string; records: number }[];
+  /**
+   * Records of other resources that refer to the exported ones (an incident's occurrences,
+   * status changes, messages): not references of theirs, so not in the file; those a carried
+   * relation brings anyway (each incident's last occurrence) are not counted.
+   */
+  left: { relation: string; resource: string; field: string; records: number }[];
+}
+
 export interface PreparedExport {
   total: number;
   /** Rows this export writes (total, or the page asked for). */
   rows: number;
   shape: 'v2' | 'public';
+  /** The resource's own name (service_asset_findings). */
   resource: string;
+  /** The name it was asked for (incidents, serviceAssets, or the resource's own). */
+  name: string;
+  /** With references: what they carry and what they leave out; null otherwise. */
+  references: ReferenceReport | null;
   filename: string;
   contentType: string;
   /** The text, in pieces of about 256 KiB; ends the read transaction when done or abandoned. */
@@ -276,7 +293,8 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
   const ext = spec.format;
   // The resource's own name (a plan with names reads it under another).
   const own = plan.r.name.endsWith(WITH_NAMES) ? plan.r.name.slice(0, -WITH_NAMES.length) : plan.r.name;
-  const name = plan.entity?.path ?? own;
+  // Named as asked (incidents, not service_asset_findings), in messages and the file name.
+  const name = plan.entity?.path ?? (kindByName(spec.resource)?.name === own ? spec.resource.trim() : own);
   const { db } = openDatabase(dbFile, { readonly: true, create: false });
   const store = new Store(db);
   let open = true;
@@ -308,6 +326,15 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
     throw e;
   }
   const rows = plan.limit === null ? Math.max(0, total - plan.offset) : Math.max(0, Math.min(plan.limit, total - plan.offset));
+  let references: ReferenceReport | null = null;
+  if (spec.withReferences) {
+    try {
+      references = referenceReport(db, plan, selected);
+    } catch (e) {
+      close();
+      throw e;
+    }
+  }
   const linkBase = linkable ? `${spec.frontLinkBase}/#/${plan.entity!.link}/` : '';
 
   async function* chunks(signal?: AbortSignal, onRows?: (n: number) => void): AsyncGenerator<Buffer> {
@@ -410,9 +437,52 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
     rows,
     shape: plan.shape,
     resource: own.startsWith('public:') ? (plan.entity?.resource ?? own) : own,
+    name,
+    references,
     filename: `${name}-${stamp()}.${ext}`,
     contentType: CONTENT_TYPES[spec.format],
     chunks,
     close,
   };
+}
+
+/**
+ * What the references of an export's records bring, and what stays out: records of other kinds
+ * that refer to the exported ones. Counted in SQL over the export's own matches, in its read
+ * transaction.
+ */
+function referenceReport(db: Database.Database, plan: Plan, selected: readonly FieldInfo[]): ReferenceReport {
+  const has = (name: string) => selected.some((f) => f.name === name);
+  const matches = `(${plan.sql})`;
+  const one = (sql: string): number => (db.prepare(sql).pluck(true).get(...plan.params) as number) ?? 0;
+  const carried: ReferenceReport['carried'] = [];
+  const bringing = new Map<string, string[]>();
+  for (const name of plan.load) {
+    const rel = plan.r.relations![name]!;
+    if (rel.kind === 'hasMany' && has('id')) {
+      // Loaded lists come along whole (the public incident's occurrences).
+      const target = getResource(rel.target);
+      carried.push({ relation: name, resource: rel.target, records: one(`SELECT COUNT(*) FROM ${q(target.table)} x WHERE x.${q(rel.fk)} IN (SELECT p.id FROM ${matches} p)`) });
+      continue;
+    }
+    if (rel.kind !== 'belongsTo' || !has(rel.fk)) continue;
+    const target = getResource(rel.target);
+    const n = one(`SELECT COUNT(DISTINCT p.${q(rel.fk)}) FROM ${matches} p WHERE p.${q(rel.fk)} IN (SELECT x.id FROM ${q(target.table)} x)`);
+    carried.push({ relation: name, resource: rel.target, records: n });
+    bringing.set(rel.target, [...(bringing.get(rel.target) ?? []), rel.fk]);
+  }
+  const left: ReferenceReport['left'] = [];
+  if (has('id')) {
+    for (const [name, rel] of relationsOf(plan.r)) {
+      if (rel.kind !== 'hasMany' || plan.load.includes(name)) continue;
+      const target = getResource(rel.target);
+      // Those a carried relation brings anyway are not left out.
+      const brought = (bringing.get(rel.target) ?? []).map((fk) => ` AND x.id NOT IN (SELECT p.${q(fk)} FROM ${matches} p WHERE p.${q(fk)} IS NOT NULL)`).join('');
+      const sql = `SELECT COUNT(*) FROM ${q(target.table)} x WHERE x.${q(rel.fk)} IN (SELECT p.id FROM ${matches} p)${brought}`;
+      const params = [...plan.params, ...(bringing.get(rel.target) ?? []).flatMap(() => plan.params)];
+      const n = (db.prepare(sql).pluck(true).get(...params) as number) ?? 0;
+      if (n > 0) left.push({ relation: name, resource: rel.target, field: rel.fk, records: n });
+    }
+  }
+  return { carried, left };
 }

@@ -12,7 +12,7 @@ import { detectKind, kindByName, kindFromFileName } from './kinds';
 import { readEntry, type Loc, type RecordSink } from './reader';
 import { ImportSession } from './session';
 import { openSources, type Entry } from './sources';
-import { planOf, type KindPlan } from './validate';
+import { planOf, type ImportInvocation, type KindPlan } from './validate';
 
 export interface ImportProgress {
   phase: 'reading' | 'indexing' | 'checking' | 'committing';
@@ -39,6 +39,8 @@ export interface ImportOptions {
   /** CSV files: the delimiter (`,` `;` tab) and the encoding, when detection is not what is wanted. */
   delimiter?: string;
   encoding?: CsvEncoding;
+  /** How the import was asked for on the command line (its refusals then suggest commands to run as printed). */
+  invocation?: ImportInvocation;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -128,6 +130,7 @@ export async function importFiles(target: string, paths: readonly string[], opts
       strictReferences: opts.strictReferences,
       cacheKiB: opts.cacheKiB,
       recordChanges: opts.recordChanges,
+      invocation: opts.invocation,
     });
     created = session.created;
     session.begin();

@@ -48,7 +48,9 @@ const exportFile = {
   with_references: z
     .boolean()
     .optional()
-    .describe('JSON and NDJSON: each record carries the records it refers to (an incident its finding type, asset and last occurrence), so the file imports into a fresh database'),
+    .describe(
+      'JSON and NDJSON: each record carries the records it refers to (an incident its finding type, asset and last occurrence), so the file imports into a fresh database; records that refer to it (its other occurrences, status changes, messages) are not references and are not carried',
+    ),
   with_names: z
     .boolean()
     .optional()

@@ -2,7 +2,8 @@
 // console's endpoints on a real socket. Exports with field names and with the console's column
 // names in English and Russian import back equal, record for record; the same files opened and
 // saved by a spreadsheet (LibreOffice Calc: `;`, Windows-1251) import equal; columns that name no
-// field are refused by name.
+// field are refused by name. Names say what was asked for; the fix a refused import suggests
+// runs as printed; --with-references says what it leaves out.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -74,6 +75,15 @@ function table(dbFile: string, name: string): unknown[][] {
     const cols = (db.prepare('SELECT name FROM pragma_table_info(?)').all(r.table) as { name: string }[]).map((c) => c.name).filter((c) => c !== '_rid');
     const raw = db.prepare(`SELECT ${cols.map((c) => `typeof("${c}"), "${c}"`).join(', ')} FROM "${r.table}" ORDER BY id`).raw(true).all() as unknown[][];
     return raw.map((row) => row.map((v, i) => (i % 2 === 1 && r.fields[cols[(i - 1) / 2]!]?.kind === 'json' && typeof v === 'string' ? JSON.parse(v) : v)));
+  } finally {
+    db.close();
+  }
+}
+
+function count(dbFile: string, sql: string): number {
+  const db = new Database(dbFile, { readonly: true });
+  try {
+    return (db.prepare(sql).pluck(true).get() as number) ?? 0;
   } finally {
     db.close();
   }
@@ -200,6 +210,63 @@ describe('the command line', () => {
   });
 });
 
+describe('names, fixes and what references leave out', () => {
+  it('export --resource incidents says incidents', async () => {
+    const r = await ok(['export', '--db', src, '--resource', 'incidents', '--format', 'csv', '--out', path.join(dir(), 'x.csv')]);
+    expect(r.stderr).toMatch(/exported 400 incidents \(of 400 matching\) as csv/);
+    expect(r.stderr).not.toContain('service_asset_findings');
+  });
+
+  /** Runs the commands a refusal suggests, as printed, with the source database put in. */
+  function runFix(stderr: string, cwd: string) {
+    const m = /\(SOURCE\.sqlite below\) and import them with it: (.*)$/m.exec(stderr);
+    expect(m, stderr).not.toBeNull();
+    const shim = path.join(tmp, 'bin');
+    fs.mkdirSync(shim, { recursive: true });
+    fs.writeFileSync(path.join(shim, 'radar-console'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+    const script = m![1]!.replace(/SOURCE\.sqlite/g, src).replace(/; /g, ' && ');
+    return spawnSync('bash', ['-c', script], { cwd, encoding: 'utf8', env: { ...process.env, PATH: `${shim}:${process.env.PATH}` } });
+  }
+
+  it('the fix a refusal for missing references suggests runs as printed: --db, --instance, --kind carried', async () => {
+    const d = dir('fix');
+    await ok(['export', '--db', src, '--resource', 'incidents', '--format', 'ndjson', '--out', path.join(d, 'incidents.ndjson')]);
+    // Into a database of its own.
+    const target = path.join(d, 'target.sqlite');
+    const refused = await cli(['import', '--db', target, 'incidents.ndjson'], d);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`radar-console import --db ${target} service_assets.ndjson findings.ndjson incidents.ndjson`);
+    const fixed = runFix(refused.stderr, d);
+    expect(fixed.status, fixed.stderr).toBe(0);
+    expect(count(target, 'SELECT COUNT(*) FROM service_asset_findings')).toBe(400);
+    // Into a local instance of a main database, the kind named.
+    const d2 = dir('fix');
+    fs.copyFileSync(path.join(d, 'incidents.ndjson'), path.join(d2, 'data.ndjson'));
+    const main = path.join(d2, 'main.sqlite');
+    await ok(['import', '--db', main, path.join(headerFiles.get('fields')!, 'findings.csv')]);
+    await ok(['instance', 'add', '--db', main, '--name', 'Филиал', '--local', path.join(d2, 'branch.sqlite'), '--create']);
+    const refused2 = await cli(['import', '--instance', 'Филиал', '--db', main, '--kind', 'incidents', 'data.ndjson'], d2);
+    expect(refused2.code).toBe(1);
+    expect(refused2.stderr).toContain(`radar-console import --instance 'Филиал' --db ${main} --kind incidents data.ndjson`);
+    const fixed2 = runFix(refused2.stderr, d2);
+    expect(fixed2.status, fixed2.stderr).toBe(0);
+    expect(count(path.join(d2, 'branch.sqlite'), 'SELECT COUNT(*) FROM service_asset_findings')).toBe(400);
+    expect(count(main, 'SELECT COUNT(*) FROM service_asset_findings')).toBe(0);
+  });
+
+  it('--with-references says what came along and what it leaves out, and why', async () => {
+    const r = await ok(['export', '--db', src, '--resource', 'incidents', '--format', 'ndjson', '--with-references', '--out', path.join(dir(), 'x.ndjson')]);
+    const occurrences = count(src, 'SELECT COUNT(*) FROM occurrences WHERE service_asset_finding_id IS NOT NULL');
+    const last = count(src, 'SELECT COUNT(DISTINCT last_occurrence_id) FROM service_asset_findings');
+    const changes = count(src, 'SELECT COUNT(*) FROM service_asset_finding_status_changes');
+    expect(occurrences).toBeGreaterThan(last);
+    expect(r.stderr).toContain(`with references: along with these incidents came ${count(src, 'SELECT COUNT(DISTINCT service_asset_id) FROM service_asset_findings')} service_assets (service_asset)`);
+    expect(r.stderr).toContain(`${last} occurrences (last_occurrence)`);
+    expect(r.stderr).toContain(`left out: ${occurrences - last} more occurrences, ${changes.toLocaleString('en-US')} service_asset_finding_status_changes`);
+    expect(r.stderr).toContain('they refer to these incidents (service_asset_finding_id) rather than being referred to, so they are not references');
+  });
+});
+
 describe('the console’s endpoints', () => {
   const exportCall = async (body: Record<string, unknown>) => {
     const res = await server.call('POST', '/console/v1/export', body);
@@ -207,12 +274,13 @@ describe('the console’s endpoints', () => {
     return res;
   };
 
-  it('CSV exported in Russian with `;` and names beside ids imports back as a new instance', async () => {
+  it('CSV exported in Russian with `;` and names beside ids imports back as a new instance; the download is named as asked', async () => {
     const zip = new yazl.ZipFile();
     const names: string[] = [];
     for (const resource of ['incidents', 'service_assets', 'findings', ...CONTEXT]) {
       const res = await exportCall({ resource, format: 'csv', headers: 'ru', delimiter: ';', with_names: true });
       const filename = /filename="([^"]+)"/.exec(res.headers.get('content-disposition')!)![1]!;
+      expect(filename).toMatch(new RegExp(`^${resource}-\\d{8}T\\d{6}Z\\.csv$`));
       names.push(filename);
       zip.addBuffer(Buffer.from(res.text), filename);
     }
