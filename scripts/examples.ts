@@ -25,6 +25,9 @@ const USER = '7d1f4c2a-3b5e-4f60-9a71-8c2d3e4f5a6b';
 /** The snapshot instance of the examples (console.snapshot), which the sync examples work on. */
 const SNAPSHOT = 'Снимок';
 
+/** A path of the main port on /console/v1/route, as its one `{path}` parameter (slashes encoded). */
+const routed = (path: string): string => `/console/v1/route/${encodeURIComponent(path)}`;
+
 /** A uuid made from a name, so the examples are the same on every run. */
 function idFor(name: string): string {
   const h = crypto.createHash('sha256').update(`radar-examples/${name}`).digest('hex');
@@ -62,9 +65,10 @@ async function main(): Promise<void> {
       await res.arrayBuffer().catch(() => undefined);
     }
     const qs = new URLSearchParams(input.query ?? {}).toString();
-    const url = `${srv.main}${fillPath(op.path, input.params)}${qs ? `?${qs}` : ''}`.replace('%2F', '/');
+    // Path parameters expanded as the contract declares them (a routed path is one parameter, its slashes encoded).
+    const url = `${srv.main}${fillPath(op.path, input.params)}${qs ? `?${qs}` : ''}`;
     const raw = typeof input.body === 'string';
-    const res = await fetch(url.replace(/%2F/g, '/'), {
+    const res = await fetch(url, {
       method: op.method,
       headers: { PgrApiKey: KEY, ...(input.body === undefined ? {} : { 'Content-Type': raw ? 'application/octet-stream' : 'application/json' }), ...input.headers },
       body: input.body === undefined ? undefined : raw ? (input.body as string) : JSON.stringify(input.body),
@@ -307,8 +311,8 @@ async function main(): Promise<void> {
             const offline = { PgrSelectedInstance: snapshotId };
             return {
               before: [
-                { method: 'PUT', path: '/console/v1/route/data/public/api/v1/incidents/update/status', headers: offline, body: { id: a!.id, status: 'working_customer' } },
-                { method: 'PUT', path: '/console/v1/route/cruddy/v2/service_asset_findings/update', headers: offline, body: { id: b!.id, internal_note: 'Клиент подтвердил плановые работы' } },
+                { method: 'PUT', path: routed('data/public/api/v1/incidents/update/status'), headers: offline, body: { id: a!.id, status: 'working_customer' } },
+                { method: 'PUT', path: routed('cruddy/v2/service_asset_findings/update'), headers: offline, body: { id: b!.id, internal_note: 'Клиент подтвердил плановые работы' } },
                 { method: 'PUT', path: '/cruddy/v2/service_asset_findings/update', body: { id: b!.id, internal_note: 'Ждём ответа клиента' } },
               ],
             };
@@ -347,7 +351,7 @@ async function main(): Promise<void> {
             const [a] = store.all<{ id: string }>(`SELECT id FROM service_asset_findings WHERE status = 'new' ORDER BY display_id LIMIT 1`);
             const snapshotId = srv.manager.list().find((i) => i.name === SNAPSHOT)!.id;
             return {
-              before: [{ method: 'PUT', path: '/console/v1/route/data/public/api/v1/incidents/update/critical', headers: { PgrSelectedInstance: snapshotId }, body: { id: a!.id, risklevel: 8.1 } }],
+              before: [{ method: 'PUT', path: routed('data/public/api/v1/incidents/update/critical'), headers: { PgrSelectedInstance: snapshotId }, body: { id: a!.id, risklevel: 8.1 } }],
               params: { instance: SNAPSHOT },
               body: {},
             };

@@ -354,5 +354,46 @@ export function openApiDocument(o: DocumentOptions): JsonSchema {
   const { doc: filled, components } = w.finish(doc);
   (filled.components as JsonSchema).schemas = components;
   typeEverySchema(filled);
+  shareAnswers(filled);
   return filled;
+}
+
+/**
+ * Answers many operations give alike (the error answers: the same description and body) are
+ * written once, under `components.responses`, and referred to: the document says the same in
+ * half the bytes, which tools read (and mock servers start) the faster for.
+ */
+function shareAnswers(doc: JsonSchema): void {
+  const ops = Object.values(doc.paths as Record<string, Record<string, JsonSchema>>).flatMap((item) => Object.values(item));
+  const seen = new Map<string, { status: string; count: number; answer: JsonSchema }>();
+  for (const op of ops) {
+    for (const [status, answer] of Object.entries(op.responses as Record<string, JsonSchema>)) {
+      if (/^2/.test(status)) continue;
+      const key = `${status} ${JSON.stringify(answer)}`;
+      const had = seen.get(key);
+      if (had) had.count++;
+      else seen.set(key, { status, count: 1, answer });
+    }
+  }
+  const names = new Map<string, string>();
+  const taken = new Set<string>();
+  const shared: Record<string, JsonSchema> = {};
+  for (const [key, { status, count, answer }] of [...seen].sort(([, a], [, b]) => b.count - a.count)) {
+    if (count < 3) continue;
+    const routed = JSON.stringify(answer).includes('#/components/schemas/RoutedAnswer');
+    const base = status === 'default' ? 'OtherError' : `${routed ? 'RoutedError' : 'Error'}${status}`;
+    let name = base;
+    for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
+    taken.add(name);
+    names.set(key, name);
+    shared[name] = answer;
+  }
+  for (const op of ops) {
+    const responses = op.responses as Record<string, JsonSchema>;
+    for (const [status, answer] of Object.entries(responses)) {
+      const name = names.get(`${status} ${JSON.stringify(answer)}`);
+      if (name) responses[status] = { $ref: `#/components/responses/${name}` };
+    }
+  }
+  (doc.components as JsonSchema).responses = sortKeys(shared);
 }
