@@ -57,11 +57,15 @@ function bash(line: string): Promise<{ code: number | null; stdout: string; stde
 }
 
 const examples: { command: string; line: string }[] = [];
+const helps = new Map<string, string>();
 
 beforeAll(async () => {
   process.env.RADAR_DATA_DIR = dataDir;
-  for (const p of commandPaths(buildProgram() as unknown as Cmd)) for (const line of examplesOf(await helpOf(p))) examples.push({ command: p.join(' '), line });
-  for (const line of examplesOf(await helpOf([]))) examples.push({ command: '(program)', line });
+  for (const p of [[], ...commandPaths(buildProgram() as unknown as Cmd)]) {
+    const help = await helpOf(p);
+    helps.set(p.join(' ') || '(program)', help);
+    for (const line of examplesOf(help)) examples.push({ command: p.join(' ') || '(program)', line });
+  }
   // The command on PATH, as an installed package puts it (from the sources here; the packed one
   // is tested in cli-package.test.ts).
   fs.mkdirSync(bin);
@@ -77,6 +81,14 @@ afterAll(async () => {
   await server?.stop();
   delete process.env.RADAR_DATA_DIR;
   fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('the help texts', () => {
+  it('have no doubled brackets (a flag text of its own in parentheses besides the default commander adds)', () => {
+    expect(helps.size).toBeGreaterThan(15);
+    const doubled = [...helps].filter(([, text]) => /\(\(|\)\)|\[\[|\]\]/.test(text.replace(/\s+/g, ' '))).map(([name]) => name);
+    expect(doubled).toEqual([]);
+  });
 });
 
 describe('the examples of --help', () => {

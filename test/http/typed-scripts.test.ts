@@ -62,7 +62,10 @@ const metaFields: string[] = meta.fields.map((f) => f.name);
 const [main] = await radar.instances();
 const routed = main ? await radar.instance(main.id).call('public.findings.list', { query: { per_page: 1 } }) : undefined;
 const envelope = await radar.fanOut('GET', '/tenancy/instance/list');
-console.log(JSON.stringify({ total, titles, levels, assets, statuses, pageTotal: page.total, assetName, findingType, metaFields, routedTotal: routed?.total, instances: envelope.map((e) => e.name) }));
+// The routing on the main origin, by its operation: the routed path is one parameter.
+const viaRoute = main ? await radar.call('console.route.get', { params: { path: 'data/public/api/v1/findings' }, query: { per_page: 1 }, headers: { PgrSelectedInstance: main.id } }) : [];
+const routeStatus: number | undefined = viaRoute[0]?.status_code;
+console.log(JSON.stringify({ total, titles, levels, assets, statuses, pageTotal: page.total, assetName, findingType, metaFields, routedTotal: routed?.total, instances: envelope.map((e) => e.name), routeStatus }));
 `;
 
 let tmp = '';
@@ -164,6 +167,7 @@ describe('a script typed by the contract', () => {
     expect(out.metaFields).toEqual(expect.arrayContaining(['id', 'name', 'query', 'blacklist_entry']));
     expect(out.routedTotal).toBeGreaterThan(0);
     expect(out.instances).toEqual(['Main']);
+    expect(out.routeStatus).toBe(200);
   }, 120_000);
 
   it.each(Object.entries(MISTAKES))('a misspelt %s is a compile error naming it', (name, [, word]) => {
