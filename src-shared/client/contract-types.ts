@@ -3429,10 +3429,14 @@ export interface Operations {
       db_file?: string;
       /** resource of the records, when it cannot be told from their fields */
       kind?: string;
-      /** name of the uploaded file (kind hints, error messages) */
+      /** name of the uploaded file (kind hints, error messages); a name ending in .csv or .tsv is read as CSV */
       filename?: string;
-      /** skip fields the registry does not know instead of refusing the file */
+      /** skip fields (and CSV columns) the registry does not know, counted in the summary, instead of refusing the file */
       ignore_unknown?: "0" | "1" | "true" | "false";
+      /** CSV: the field separator (default: the one of , ; and tab the header row holds most of) */
+      delimiter?: "," | ";" | "\t";
+      /** CSV: the text encoding (default: UTF-8 when the file has a byte-order mark or its first bytes beyond ASCII are UTF-8, else windows-1251) */
+      encoding?: "utf-8" | "windows-1251";
       /** into a snapshot of a platform: record the records created or changed as changes to push (its outbox), field by field; default: an import is not a change to push */
       as_changes?: "0" | "1" | "true" | "false";
       /** answer when the import has finished (200 with the summary, 400 with the error) instead of 202 with a job */
@@ -3487,6 +3491,8 @@ export interface Operations {
       /** comma-separated fields */
       columns?: string;
       bom?: "0" | "1" | "true" | "false";
+      /** CSV: the header row names the columns by the fields' API names (fields, the default) or by the console's column names in English (en) or Russian (ru); an import reads any of them back */
+      headers?: "fields" | "en" | "ru";
       with_references?: "0" | "1" | "true" | "false";
       /** names beside the ids (see the POST body) */
       with_names?: "0" | "1" | "true" | "false";
@@ -5355,7 +5361,9 @@ export type ExportRequest = {
   columns?: string[];
   /** CSV: start with a UTF-8 byte-order mark (default true, for spreadsheets) */
   bom?: boolean;
-  /** JSON and NDJSON: each record carries the records it refers to (an incident its finding type, asset and last occurrence), so the file imports into a fresh database */
+  /** CSV: the header row names the columns by the fields' API names (fields, the default) or by the console's column names in English (en) or Russian (ru); an import reads any of them back */
+  headers?: "fields" | "en" | "ru";
+  /** JSON and NDJSON: each record carries the records it refers to (an incident its finding type, asset and last occurrence), so the file imports into a fresh database; records that refer to it (its other occurrences, status changes, messages) are not references and are not carried */
   with_references?: boolean;
   /** beside each id the console shows as a name, a column (or field) with that name, right after the id: a reference to a record with a label as `<id less _id>_<label>` (service_asset_id → service_asset_name, finding_id → finding_title), a user uuid as `<field less _id>_short_name` from the people directory (user_id → user_short_name), group_id → group_name; empty when the record is unknown */
   with_names?: boolean;
@@ -5373,7 +5381,9 @@ export type ExportRequest = {
   columns?: string[];
   /** CSV: start with a UTF-8 byte-order mark (default true, for spreadsheets) */
   bom?: boolean;
-  /** JSON and NDJSON: each record carries the records it refers to (an incident its finding type, asset and last occurrence), so the file imports into a fresh database */
+  /** CSV: the header row names the columns by the fields' API names (fields, the default) or by the console's column names in English (en) or Russian (ru); an import reads any of them back */
+  headers?: "fields" | "en" | "ru";
+  /** JSON and NDJSON: each record carries the records it refers to (an incident its finding type, asset and last occurrence), so the file imports into a fresh database; records that refer to it (its other occurrences, status changes, messages) are not references and are not carried */
   with_references?: boolean;
   /** beside each id the console shows as a name, a column (or field) with that name, right after the id: a reference to a record with a label as `<id less _id>_<label>` (service_asset_id → service_asset_name, finding_id → finding_title), a user uuid as `<field less _id>_short_name` from the people directory (user_id → user_short_name), group_id → group_name; empty when the record is unknown */
   with_names?: boolean;
@@ -5737,10 +5747,14 @@ export type ImportSummary = {
   target: string;
   files: {
     file: string;
-    /** public-page, v2-search, envelope, array, ndjson or json-values */
+    /** public-page, v2-search, envelope, array, ndjson, json-values or csv */
     shape: string;
     kinds: string[];
     records: number;
+    /** CSV: the field separator read */
+    delimiter?: string;
+    /** CSV: the text encoding read (UTF-8, Windows-1251, UTF-16; ASCII when no character went beyond it) */
+    encoding?: string;
   }[];
   resources: {
     [key: string]: {
