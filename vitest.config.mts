@@ -16,13 +16,19 @@ const PROCESS_FILES = [
   'cli-package',
   'cli',
   'cookbook',
+  'csv-transfer',
+  'help-examples',
   'idle',
   'instances',
   'kept-counts',
+  'openapi-lint',
+  'openapi-tools',
+  'readme-sync-script',
   'sync-cli',
   'sync-faults',
   'totals',
   'transfer-cli',
+  'typed-scripts',
 ].map((name) => `test/http/${name}.test.ts`);
 
 const common = {

@@ -6,8 +6,9 @@
 //
 // `npm run test:fast` (`--fast`): the layering rule, the linter, the type check, then the unit
 // tests and the HTTP tests whose server runs in the test process (vitest's unit and http
-// projects; the fuzzer with 500 cases); no build, no child processes, no browser. The closing
-// line counts vitest alone.
+// projects; shorter runs of the heavy ones: the fuzzer's 500 cases, 10 rounds of read after write,
+// an import of 10,000 records); no build, no child processes, no browser. The closing line counts
+// vitest alone.
 //
 // Both runners use every core (vitest.config.mts, playwright.config.ts; RADAR_TEST_WORKERS=N
 // overrides it). The tests that start the CLI start the build just made (RADAR_CLI_BUILT=1).
@@ -61,8 +62,11 @@ for (const c of checked) {
 
 const vitestArgs = ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=reports/vitest.json'];
 if (fast) {
-  // The fuzzer's short run (npm test: 2,000 cases; test:robust: 10,000).
-  run('unit and in-process HTTP tests', 'npx', [...vitestArgs, '--project', 'unit', '--project', 'http'], { FUZZ_RUNS: process.env.FUZZ_RUNS ?? '500' });
+  // Shorter runs of the heavy in-process tests (npm test, then test:robust, in brackets): the
+  // fuzzer's 500 cases (2,000; 10,000), 10 rounds of read after write (30), an import of 10,000
+  // records while the server is asked (20,000; 100,000). Each variable may be set to change it.
+  const short = { FUZZ_RUNS: '500', READ_AFTER_WRITE_ROUNDS: '10', IMPORT_ROWS: '10000' };
+  run('unit and in-process HTTP tests', 'npx', [...vitestArgs, '--project', 'unit', '--project', 'http'], { ...short, ...process.env });
 } else {
   // The build the package is made of (the client's types included): the process tests start
   // the CLI from it and pack it.
