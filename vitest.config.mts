@@ -1,4 +1,5 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import LongFirst from './test/helpers/sequencer';
 
 // Four projects, one file per worker process at a time (each file starts its own servers on
 // free ports, with its own copy of the seeded database, so files run side by side):
@@ -43,6 +44,8 @@ export default defineConfig({
   test: {
     // Both cores of a 2-core machine (CI's); RADAR_TEST_WORKERS overrides it.
     maxWorkers: process.env.RADAR_TEST_WORKERS ?? '100%',
+    // The long files first, whatever their project (test/helpers/sequencer.ts).
+    sequence: { sequencer: LongFirst },
     // Seeds the demo database once for every project.
     globalSetup: ['test/helpers/global-setup.ts'],
     projects: [
