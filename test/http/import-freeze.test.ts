@@ -144,5 +144,5 @@ describe(`an import of ${ROWS.toLocaleString('en-US')} records through the API`,
 
     const after = await srv.call('POST', '/cruddy/v2/service_asset_findings/search', search({ limit: 1, virtual_search: { value: `Инцидент ${ROWS - 1} `, strict: false } }));
     expect(after.body.total).toBe(1);
-  }, 180_000);
+  }, ROBUST ? 600_000 : 180_000);
 });
