@@ -7,21 +7,25 @@
 // still comes before all of this.
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** The longest files of `npm test`, longest first (from the runners' JSON reports). */
+/** The longest files of `npm test`, longest first (from vitest's JSON report, reports/vitest.json). */
 export const LONG = [
   'test/http/openapi-tools.test.ts',
-  'test/http/cli.test.ts',
-  'test/http/typed-scripts.test.ts',
+  'test/http/csv-transfer.test.ts',
+  'test/unit/transfer-import.test.ts',
   'test/http/sync-cli.test.ts',
   'test/http/transfer.test.ts',
-  'test/http/openapi-traffic.test.ts',
-  'test/http/csv-transfer.test.ts',
-  'test/http/idle.test.ts',
-  'test/http/sync-faults.test.ts',
-  'test/http/cookbook.test.ts',
+  'test/http/cli.test.ts',
   'test/http/transfer-cli.test.ts',
-  'test/http/openapi-lint.test.ts',
+  'test/http/sync-faults.test.ts',
+  'test/unit/textsearch-postgres.test.ts',
+  'test/unit/transfer-csv.test.ts',
+  'test/http/cookbook.test.ts',
+  'test/unit/transfer-export.test.ts',
   'test/http/cli-commands.test.ts',
+  'test/http/openapi-traffic.test.ts',
+  'test/http/public.test.ts',
+  'test/http/fuzz.test.ts',
+  'test/http/openapi-lint.test.ts',
 ];
 
 export default class LongFirst extends BaseSequencer {
