@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { copyDemoDatabase } from '../helpers/seed';
 import { expect, loadedRows, snap, test } from './fixtures';
 
 function serve(db: string, apiKey: string, port: number): Promise<{ child: ChildProcess; main: string }> {
@@ -35,6 +36,8 @@ const stop = (c: ChildProcess) =>
 test('server stopped: a banner within seconds and failures that say why; restarted: it clears and work resumes', async ({ page }, testInfo) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-outage-'));
   const db = path.join(dir, 'outage.sqlite');
+  // A copy of the run's seeded demo database (seeding it here would take the server's start).
+  copyDemoDatabase(db);
   const key = crypto.randomBytes(16).toString('hex');
   let s = await serve(db, key, 0);
   const port = Number(new URL(s.main).port);
