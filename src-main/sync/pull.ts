@@ -295,7 +295,7 @@ function applyDeletion(t: SyncTarget, list: OriginList, id: string, summary: Pul
       }
     }
     try {
-      t.store.delete(r, id, { untracked: true });
+      t.store.delete(r, id, { source: 'origin' });
       c.deleted++;
       const list_ = (summary.deleted_ids[list.resource] ??= []);
       if (list_.length < MAX_REPORTED) list_.push(id);

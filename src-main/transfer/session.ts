@@ -27,9 +27,13 @@ import { getResource, type RelationDef } from '../../src-shared/resources/index'
 import { nowTs } from '../../src-shared/time';
 import { isBusy, openDatabase, type Db } from '../store/db';
 import { ftsTable, searchableFields } from '../store/ddl';
-import { beginChange, isTracked, type TrackedChange } from '../store/outbox';
+import { encodeValue } from '../store/codec';
+import { isTracked, OutboxBatch } from '../store/outbox';
 import { placeholders, q } from '../store/sql';
 import { Store } from '../store/store';
+import { parseConstraint } from '../store/write/constraints';
+import { manyToManySql } from '../store/write/links';
+import { highestSql } from '../store/write/sequences';
 import { CancelledError, TransferError, type Where } from './errors';
 import { checkField, fastTs, FieldInvalid, ID_RE, isMasked, missingReferencesMessage, planOf, type ImportInvocation, type KindPlan, type MissingReference } from './validate';
 
@@ -54,15 +58,6 @@ export interface SessionOptions {
   recordChanges?: boolean;
   /** How the import was asked for (its refusals suggest commands to run as printed). */
   invocation?: ImportInvocation;
-}
-
-/** The outbox entries of an import that records its changes, written just before it commits. */
-interface ChangeLog {
-  store: Store;
-  /** Records that existed before the import, their values before it taken. */
-  updates: Map<string, TrackedChange>;
-  /** Records the import created, with the link lists it set on them. */
-  creates: Map<string, { r: KindPlan['r']; id: string; relations: Set<string> }>;
 }
 
 type Statement = Database.Statement<unknown[], unknown>;
@@ -126,11 +121,6 @@ const MAX_PARAMS = 30_000;
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function constraintCode(e: unknown): string | null {
-  const code = (e as { code?: string }).code ?? '';
-  return code.startsWith('SQLITE_CONSTRAINT') ? code : null;
-}
-
 export class ImportSession {
   readonly db: Db;
   readonly created: boolean;
@@ -152,7 +142,7 @@ export class ImportSession {
   clearedReferences: Record<string, number> = {};
   /** recordChanges: the entries of the outbox once the import's changes are in it. */
   outboxEntries: number | null = null;
-  private changes: ChangeLog | null = null;
+  private changes: OutboxBatch | null = null;
 
   constructor(
     readonly file: string,
@@ -188,7 +178,7 @@ export class ImportSession {
         this.rollback();
         throw new TransferError(`${this.file} is not a snapshot of a platform: it has no outbox to record the import's changes in`);
       }
-      this.changes = { store, updates: new Map(), creates: new Map() };
+      this.changes = new OutboxBatch(store, { source: 'import', record: true });
     }
     this.db.exec('DELETE FROM temp.import_seen');
     this.states.clear();
@@ -438,14 +428,14 @@ export class ImportSession {
         flat[at] = col.insertDefault;
         present[at] = 0;
       } else {
-        flat[at] = v === null ? null : col.def.kind === 'bool' ? (v ? 1 : 0) : col.def.kind === 'json' ? JSON.stringify(v) : v;
+        flat[at] = encodeValue(col.def.kind, v);
         present[at] = 1;
       }
     }
     if (plan.sequence) {
       const si = base + 1 + plan.index.get(plan.sequence)!;
       if (s.seq === null) {
-        s.seq = (this.db.prepare(`SELECT COALESCE(MAX(${q(plan.sequence)}), 0) AS n FROM ${q(s.table)}`).get() as { n: number }).n;
+        s.seq = (this.db.prepare(highestSql(plan.r, plan.sequence)).get() as { n: number }).n;
       }
       const v = flat[si];
       if (typeof v === 'number') {
@@ -476,7 +466,7 @@ export class ImportSession {
       this.insertStmt(s, n).run(params);
       this.countsOf(s.plan.r.name).inserted += n;
     } catch (e) {
-      if (!constraintCode(e)) throw e;
+      if (!parseConstraint(e)) throw e;
       for (let i = 0; i < n; i++) this.slowRow(s, i);
     }
     s.n = 0;
@@ -497,7 +487,7 @@ export class ImportSession {
       } catch (e) {
         throw this.constraintError(s, e, row, where);
       }
-      this.changes?.creates.set(`${name}:${id}`, { r: s.plan.r, id, relations: new Set() });
+      this.changes?.created(s.plan.r, id);
       return;
     }
     let differs: string | null = null;
@@ -556,52 +546,26 @@ export class ImportSession {
   }
 
   private constraintError(s: TableState, e: unknown, row: unknown[], where: Where): Error {
-    if (!constraintCode(e)) return e as Error;
-    const msg = (e as Error).message;
-    const unique = /UNIQUE constraint failed: ([^\s]+)/.exec(msg);
-    if (unique) {
-      const field = unique[1]!.split(',')[0]!.split('.').pop()!;
+    const v = parseConstraint(e);
+    if (!v) return e as Error;
+    const field = v.fields[0];
+    if (v.kind === 'unique' && field) {
       const j = s.cols.indexOf(field);
       return new TransferError(`${field} ${j >= 0 ? JSON.stringify(row[j]) : ''} is already used by another ${s.plan.r.name} record`, { ...where, field });
     }
-    const notNull = /NOT NULL constraint failed: ([^\s]+)/.exec(msg);
-    if (notNull) {
-      const field = notNull[1]!.split('.').pop()!;
-      return new TransferError(`${field} is required`, { ...where, field });
-    }
-    return new TransferError(msg, where);
+    if (v.kind === 'notNull' && field) return new TransferError(`${field} is required`, { ...where, field });
+    return new TransferError(v.message, where);
   }
 
-  /**
-   * Recording changes: takes the values of a record that existed before the import, before its
-   * first write by it (fields set by the import, link lists); the entries are written at commit.
-   */
+  /** Recording changes: the values of a record that existed before the import, at its first write by it. */
   private trackUpdate(r: KindPlan['r'], id: string, columns: readonly string[], relation?: string): void {
-    const c = this.changes;
-    if (!c) return;
-    const key = `${r.name}:${id}`;
-    const created = c.creates.get(key);
-    if (created) {
-      if (relation) created.relations.add(relation);
-      return;
-    }
-    if (c.updates.has(key)) return;
-    const fields = columns.filter((n) => r.fields[n] && n !== 'updated_at' && n !== 'created_at');
-    // All the record's link lists: a later link list of the same record is then compared too.
-    const relations = Object.entries(r.relations ?? {})
-      .filter(([, rel]) => rel.kind === 'manyToMany')
-      .map(([n]) => n);
-    const change = beginChange(c.store, r, 'update', id, {}, relation ? Object.keys(r.fields) : fields, relations);
-    if (change) c.updates.set(key, change);
+    this.changes?.changing(r, id, columns, relation);
   }
 
   /** Recording changes: the outbox entries of every record created or changed, as they are now. */
   private recordChanges(): void {
-    const c = this.changes;
-    if (!c) return;
-    for (const change of c.updates.values()) change.done();
-    for (const { r, id, relations } of c.creates.values()) beginChange(c.store, r, 'create', id, {}, [], [...relations])?.done();
-    this.outboxEntries = (c.store.get1<{ n: number }>('SELECT COUNT(*) AS n FROM sync_outbox') ?? { n: 0 }).n;
+    if (!this.changes) return;
+    this.outboxEntries = this.changes.done();
     this.changes = null;
   }
 
@@ -614,10 +578,8 @@ export class ImportSession {
     const key = `${rel.link}:${rel.self}`;
     let st = this.linkStmts.get(key);
     if (!st) {
-      st = [
-        this.db.prepare(`DELETE FROM ${q(rel.link)} WHERE ${q(rel.self)} = ? AND ${q(rel.other)} NOT IN (SELECT value FROM json_each(?))`),
-        this.db.prepare(`INSERT OR IGNORE INTO ${q(rel.link)} (${q(rel.self)}, ${q(rel.other)}) SELECT ?, value FROM json_each(?)`),
-      ];
+      const [remove, add] = manyToManySql(rel);
+      st = [this.db.prepare(remove), this.db.prepare(add)];
       this.linkStmts.set(key, st);
     }
     st[0].run(id, json);
