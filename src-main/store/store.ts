@@ -17,7 +17,7 @@ import { ignoredKeys, type WriteBody } from '../../src-shared/schemas/resource';
 import type { SearchFilter, SearchRequest } from '../../src-shared/schemas/search';
 import { nowTs } from '../../src-shared/time';
 import { decodeRow, encodeValue } from './codec';
-import { isBusy, type Db } from './db';
+import { isBusy, openDatabase, type Db } from './db';
 import { runsEffects, type Rec, type WriteContext, type WriteOptions } from './api';
 import { storeHooks } from './hooks';
 import { DataVersion, VersionedCache } from './data-version';
@@ -30,6 +30,7 @@ import { beginChange, trackDeletes } from './outbox';
 import { placeholders, q } from './sql';
 import { checkValue, FieldInvalid, missingRequired } from './write/checks';
 import { asApiError, isForeignKeyError } from './write/constraints';
+import { BulkWrite, type BulkOptions } from './write/bulk';
 import { setRelations } from './write/links';
 import { highestSql } from './write/sequences';
 
@@ -46,6 +47,12 @@ export interface MassResult {
 }
 
 const STATEMENT_CACHE_SIZE = 512;
+
+/**
+ * Page cache of a connection opened for bulk writes: bounded memory whatever the size of the
+ * import (96 MiB measured no faster on 1,000,000 incidents).
+ */
+const BULK_CACHE_KIB = 32 * 1024;
 
 /** Alias of related rows; computed SQL uses short aliases (t, x, a, ...) and never this one. */
 const REL = '_r';
@@ -85,8 +92,40 @@ export class Store {
   /** Rows noted per matched set and order, for keyset paging (query/keyset.ts). */
   readonly anchors = new VersionedCache<Anchors>(256);
 
+  /** Set on a store opened for bulk writes (openForBulk): whether its database was made for them. */
+  private bulkOf: { created: boolean } | null = null;
+
   constructor(readonly db: Db) {
     this.dataVersion = new DataVersion(db);
+  }
+
+  /**
+   * A store on its own connection for bulk writes (import, snapshot, pull): the file created and
+   * migrated when missing, a bounded page cache; a database made for it has no other reader, so
+   * its pages are written straight to the file (a rollback journal, WAL again at close).
+   */
+  static openForBulk(file: string, o: { busyTimeoutMs?: number; cacheKiB?: number } = {}): { store: Store; created: boolean } {
+    const { db, created } = openDatabase(file, { busyTimeoutMs: o.busyTimeoutMs ?? 5000 });
+    db.pragma(`cache_size = -${Math.round(o.cacheKiB ?? BULK_CACHE_KIB)}`);
+    if (created) db.pragma('journal_mode = DELETE');
+    db.exec('CREATE TEMP TABLE IF NOT EXISTS import_seen (t TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (t, id)) WITHOUT ROWID');
+    const store = new Store(db);
+    store.bulkOf = { created };
+    return { store, created };
+  }
+
+  /**
+   * The bulk mode of the write path (write/bulk.ts). Only on a store opened for it: its foreign
+   * keys are off while a batch runs, which the server's shared connection must never be.
+   */
+  bulk(o: BulkOptions): BulkWrite {
+    if (!this.bulkOf) throw new Error('bulk writes need a store opened for them (Store.openForBulk)');
+    return new BulkWrite(this, o, this.bulkOf.created);
+  }
+
+  /** Moves the write-ahead log into the database file and empties it. */
+  checkpoint(): void {
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
   /** A token of the data's state: changes with every write, by this connection or another. */

@@ -19,7 +19,7 @@ import { getResource } from '../../src-shared/resources/index';
 import type { PullSummary } from '../../src-shared/schemas/sync';
 import { ApiError } from '../../src-shared/errors';
 import type { OutboxRow } from '../store/outbox';
-import { at, ImportSession } from '../transfer/session';
+import { at, RecordImport } from '../transfer/records';
 import { planOf } from '../transfer/validate';
 import { counts } from './entries';
 import { SyncError } from './errors';
@@ -56,14 +56,14 @@ const emptyCounts = (): ListCounts => ({ received: 0, inserted: 0, updated: 0, u
 const parse = (s: string | null): unknown => (s === null ? null : JSON.parse(s));
 
 class Applier {
-  readonly session: ImportSession;
+  readonly session: RecordImport;
   readonly summary: PullSummary;
 
   constructor(
     private readonly t: SyncTarget,
     summary: PullSummary,
   ) {
-    this.session = new ImportSession(t.file, { ignoreUnknown: true });
+    this.session = new RecordImport(t.file, { source: 'origin', ignoreUnknown: true });
     this.summary = summary;
   }
 
@@ -143,9 +143,8 @@ class Applier {
       if (Array.isArray(rec.occurrences)) {
         rec.occurrences = rec.occurrences.filter((o) => !(o && typeof o === 'object' && nestedPending.has(`occurrences:${String((o as Rec).id).toLowerCase()}`)));
       }
+      // Written as from the origin: the path notes the origin's versions (the record's, its occurrences').
       s.add(plan, rec, at({ file: `${this.t.origin().url}${searchPath(list.resource)}`, record: `items[${i}]` }));
-      versions.seen(list.resource, rec);
-      if (Array.isArray(rec.occurrences)) for (const o of rec.occurrences) if (o && typeof o === 'object') versions.seen('occurrences', o as Rec);
       if (list.resource === 'service_asset_finding_status_changes' && typeof rec.service_asset_finding_id === 'string') {
         incidentsWithRows.add(rec.service_asset_finding_id.toLowerCase());
       }

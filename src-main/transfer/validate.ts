@@ -2,9 +2,11 @@
 // store/write/checks.ts, with the keys the reader ignores), and how a refused import is worded.
 import type { ResourceDef } from '../../src-shared/resources/index';
 import { UUID_RE } from '../../src-shared/schemas/common';
+import type { MissingReference } from '../store/write/bulk';
 import { columnPlanOf, type ColumnsPlan } from '../store/write/checks';
 import { computedKeys } from './kinds';
 
+export type { MissingReference } from '../store/write/bulk';
 export { checkField, fastTs, FieldInvalid, isMasked, type ColumnPlan } from '../store/write/checks';
 
 /** A resource's plan for the record reader: the write path's, with the keys it ignores. */
@@ -22,22 +24,6 @@ export function planOf(r: ResourceDef): KindPlan {
 }
 
 export const ID_RE = UUID_RE;
-
-/** A reference of imported records that resolves neither in the import nor in the database. */
-export interface MissingReference {
-  /** The resource referred to (findings). */
-  kind: string;
-  /** The resource and field that refer to it (service_asset_findings.finding_id). */
-  from: string;
-  field: string;
-  /** One value that does not resolve, and a record holding it. */
-  value: unknown;
-  id?: string;
-  /** How many distinct values do not resolve. */
-  ids: number;
-  /** An optional reference, refused only because of --strict-references. */
-  optional: boolean;
-}
 
 const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word} record${n === 1 ? '' : 's'}`;
 
