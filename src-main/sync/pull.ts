@@ -5,8 +5,9 @@
 //   a record changed during the pull is met again later, never missed; many records of one
 //   instant are walked by id. Each page is applied in one transaction with the list's cursor,
 //   so an interrupted pull resumes where it stopped.
-// - Records with no local change are written as the origin has them (the import engine's
-//   upsert: no outbox entry, no hooks; the origin's own status-change rows come in their list
+// - Records with no local change are written as the origin has them (the store's bulk write
+//   with source origin: upserted, no outbox entry, no kind effects, the origin's versions noted
+//   by the path; the origin's own status-change rows come in their list
 //   and replace the ones made here). A field with a pending local change keeps its local value:
 //   when the origin changed it too (neither the copy's value nor ours) the entry becomes a
 //   conflict, when the origin has our value the entry is confirmed.
