@@ -12,6 +12,11 @@ export interface WriteContext {
    * outbox entry (see outbox.ts). Every other write to a snapshot is recorded for push.
    */
   untracked?: boolean;
+  /**
+   * Rows the write derived from the one asked for (an incident's status-change row), appended in
+   * the order they were made: a caller that needs their ids (the status operation) passes a list.
+   */
+  made?: { resource: string; id: string }[];
 }
 
 export interface StoreHooks {
@@ -26,6 +31,7 @@ function addStatusChange(store: Store, incidentId: string, status: string, previ
     `INSERT INTO service_asset_finding_status_changes (id, service_asset_finding_id, status, previous_status, user_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     [id, incidentId, status, previous, ctx.userId ?? null, at, at],
   );
+  ctx.made?.push({ resource: 'service_asset_finding_status_changes', id });
   return id;
 }
 
