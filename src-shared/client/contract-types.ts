@@ -8796,6 +8796,10 @@ export type SyncPushSummary = {
   requests: number;
   conflicts: number;
   failed: number;
+  /** of the entries pushed, those sent without naming a row the platform makes itself (a message without its status change), because the platform made none for that change; `notes` says which */
+  unlinked: number;
+  /** what the push did not do as asked, record by record: sent unlinked, or waiting for another change to be pushed first */
+  notes: string[];
   /** dry run: the requests that would be sent */
   would_send: {
     method: string;
