@@ -252,6 +252,12 @@ async function main(): Promise<void> {
       case 'console.route.patch':
         later.push([op, () => ({ params: { path: 'cruddy/v2/software_groups/update' }, headers: { PgrSelectedInstance: mainId! }, body: { id: idFor('route/patch') } })]);
         break;
+      case 'console.incidents.set_status':
+        await send(op, {
+          headers: { 'Pgr-User-Id': USER },
+          body: { ids: [sample(getResource('service_asset_findings')).id], status: 'verify_close', note: { subject: 'Устранено: пароль сменён', body: 'Учётная запись заблокирована, ключи SSH перевыпущены.' } },
+        });
+        break;
       case 'console.stats.incidents':
         await send(op, { query: { status: 'in,new,closed', bucket: 'month' } });
         break;

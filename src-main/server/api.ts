@@ -11,6 +11,7 @@ import { registerPeople } from './routes/people';
 import { registerPublic } from './routes/public';
 import { registerScan } from './routes/scan';
 import { registerStats } from './routes/stats';
+import { registerIncidentStatus } from './routes/incident-status';
 import { registerTenancy } from './routes/tenancy';
 
 export const BASE_URL = API_BASES.v2;
@@ -44,5 +45,6 @@ export function registerApi(app: FastifyInstance, deps: ApiDeps, areas: LazyArea
   registerPublic(app, deps);
   registerTenancy(app, deps);
   registerStats(app, deps);
+  registerIncidentStatus(app, deps);
   registerPeople(app, deps);
 }

@@ -19,6 +19,7 @@ function addStatusChange(store: Store, incidentId: string, status: string, previ
     `INSERT INTO service_asset_finding_status_changes (id, service_asset_finding_id, status, previous_status, user_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     [id, incidentId, status, previous, ctx.userId ?? null, at, at],
   );
+  ctx.made?.push({ resource: 'service_asset_finding_status_changes', id });
   return id;
 }
 

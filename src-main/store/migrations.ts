@@ -150,6 +150,25 @@ export const MIGRATIONS: readonly Migration[] = [
       for (const stmt of registryIndexDdl()) db.exec(stmt);
     },
   },
+  {
+    version: 9,
+    name: 'push: the platform’s own rows for status changes made here (sync_ids), so what names them is pushed linked',
+    up: (db) => {
+      // local_id: a row made here that the platform makes itself when the change reaches it (a
+      // status-change row); parent_id/value: the change that makes it (incident, status); probe:
+      // the platform's rows of that parent read before the change was sent (JSON ids); remote_id:
+      // the platform's row for it once found ('' when the platform made none).
+      db.exec(`CREATE TABLE IF NOT EXISTS sync_ids (
+        resource TEXT NOT NULL,
+        local_id TEXT NOT NULL,
+        parent_id TEXT NOT NULL,
+        value TEXT,
+        probe TEXT NOT NULL,
+        remote_id TEXT,
+        PRIMARY KEY (resource, local_id)
+      ) WITHOUT ROWID`);
+    },
+  },
 ];
 
 export { SCHEMA_VERSION };

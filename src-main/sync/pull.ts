@@ -25,6 +25,7 @@ import { planOf } from '../transfer/validate';
 import { counts } from './entries';
 import { SyncError } from './errors';
 import { Ledger } from './ledger';
+import { repointMadeRows } from './made-rows';
 import { BEFORE_ANY, ORIGIN_LISTS, searchPath, type OriginList } from '../../src-shared/sync/lists';
 import { justAfter, OriginApi, type Rec } from './origin-api';
 import { RemoteVersions, remoteTs } from '../store/origin';
@@ -153,7 +154,10 @@ class Applier {
     // The origin's status-change rows replace those made here, once no status change is pending.
     for (const incident of incidentsWithRows) {
       const waiting = s.db.prepare(`SELECT 1 FROM sync_outbox WHERE resource = 'service_asset_findings' AND record_id = ? AND field = 'status'`).get(incident);
-      if (!waiting) ledger.dropLocalStatusRows(incident);
+      if (waiting) continue;
+      // What names a row made here names the platform's row for the same change (found by push).
+      repointMadeRows(s.db, 'service_asset_finding_status_changes', incident);
+      ledger.dropLocalStatusRows(incident);
     }
     if (cursor) versions.setCursor(list.key, cursor);
     await s.commit({ signal });
