@@ -256,6 +256,12 @@ async function runView(page: Page, v: View, expect: Expected): Promise<ViewResul
       break;
     case 'expand': {
       await waitFor(page, `document.querySelectorAll('[data-testid="group"]').length > 0`, 60_000);
+      // The list keeps a group open across runs of the same address: closed first (untimed).
+      const open = page.locator('[data-testid="group"].is-open .group-toggle');
+      if ((await open.count()) > 0) {
+        await open.first().click();
+        await settle(page);
+      }
       const index = (await page.evaluate(`[...document.querySelectorAll('[data-testid="group"]')].findIndex((g) => Number((g.querySelector('[data-testid="group-count"]')?.textContent ?? '').replace(/[^0-9]/g, '')) === ${expect.largest ?? -1})`)) as number;
       if (index < 0) throw new Error(`${v.name}: no group of ${expect.largest} incidents on screen`);
       await arm(page, { trigger: 'click', expand: true });
@@ -608,7 +614,7 @@ async function main(): Promise<void> {
     );
     const medians = rows.map((r) => summarize(r.ms).p50).filter(Number.isFinite);
     const all = summarize(medians);
-    console.log(`  ${rows.length} views: median of medians ${fmtMs(all.p50)} ms, slowest median ${fmtMs(all.max)} ms, slowest run ${fmtMs(Math.max(...rows.flatMap((r) => r.ms)))} ms; ${rows.length - over.length - failures.length} within the target, ${over.length} over, ${failures.length} with a wrong total`);
+    console.log(`  ${rows.length} views: median of medians ${fmtMs(all.p50)} ms, slowest median ${fmtMs(all.max)} ms, slowest run ${fmtMs(Math.max(...rows.flatMap((r) => r.ms)))} ms; ${rows.length - over.length - failures.length} within the target, ${over.length} over, ${failures.length} with a total other than the API's or not shown in time`);
     for (const f of failures) console.log(red(`  !! ${f.view.name}: ${f.failure}`));
   }
 
@@ -638,7 +644,7 @@ async function main(): Promise<void> {
     row('longest frame gap while scrolling', summarize(kept.scroll.map((s) => s.maxGap)), '(information)', null);
   }
   console.log(formatTable([{ header: 'measure' }, { header: 'n', align: 'right' }, { header: 'median ms', align: 'right' }, { header: 'min', align: 'right' }, { header: 'max', align: 'right' }, { header: 'target' }, { header: '' }], summaryRows));
-  console.log(bold(`\n  ${failures.length ? red(`${failures.length} view(s) with a total other than the API's`) : 'every total equal to the API\'s'}; total ${(since(started) / 1000).toFixed(0)} s, load average ${loadAvg()}`));
+  console.log(bold(`\n  ${failures.length ? red(`${failures.length} view(s) with a total other than the API's or not shown in time`) : 'every total equal to the API\'s'}; total ${(since(started) / 1000).toFixed(0)} s, load average ${loadAvg()}`));
   prepared.cleanup();
   if (failures.length) process.exitCode = 1;
 }
