@@ -22,6 +22,7 @@ import { runsEffects, type Rec, type WriteContext, type WriteOptions } from './a
 import { storeHooks } from './hooks';
 import { DataVersion, VersionedCache } from './data-version';
 import type { Anchors } from './query/keyset';
+import { keptGroups } from './query/groups';
 import { compileSearchPlan } from './query/plan';
 import { operatorsFor } from './query/operators';
 import { runPlan } from './query/run';
@@ -561,6 +562,8 @@ export class Store {
     const f = fieldOf(r, groupField);
     if (!f || f.kind === 'json' || f.def?.secret) throw badRequest(ERR.invalidField);
     const where = whereSql(r, filters);
+    const kept = f.source === 'stored' ? keptGroups(this, r, f.name, filters) : undefined;
+    if (kept) return { items: kept.map((row) => ({ value: decodeRow({ [f.name]: row.value }, [f])[f.name], count: row.count })) };
     const rows = this.all<{ value: unknown; count: number }>(
       `SELECT ${columnExpr(r, f)} AS value, COUNT(*) AS count FROM ${q(r.table)} t ${whereClause(where)} GROUP BY 1 ORDER BY count DESC, value ASC`,
       where.params,
