@@ -16,17 +16,20 @@ export const COMPLIANCE_EXIT = { violations: 5 } as const;
 const CHECK_HELP = `
 Exit codes: 0 every rule satisfied on every asset; 5 violations found (with --create-incidents
 too: their incidents were made or updated); 1 refused or failed (an unknown rule set or asset,
-a missing database); 2 usage error.
+a missing database); 2 usage error. A script that reads the violations from --json and treats
+them as its answer, not as a failure, accepts 5 (as the examples do with \`|| [ $? -eq 5 ]\`).
 
 Examples:
-  radar-console compliance check --rule-set "Контроль ПО на рабочих станциях"
-  radar-console compliance check --rule-set 43e09a08-64a7-4c98-a89f-d5be3fa6d1a2 --asset ws-0042 --json
-  radar-console compliance check --rule-set "Базовый набор: Linux" --create-incidents --db snapshot.sqlite`;
+  radar-console compliance check --rule-set "Контроль ПО на рабочих станциях" --json || [ $? -eq 5 ]
+  radar-console compliance check --rule-set "Базовый набор: Linux" --asset "k8s-node-01 (Узел кластера Kubernetes)" --json || [ $? -eq 5 ]
+  radar-console compliance check --rule-set "Контроль ПО на рабочих станциях" --create-incidents --json || [ $? -eq 5 ]`;
 
 const MATCH_HELP = `
+A query PostgreSQL refuses is a usage error (exit 2) naming the position where reading stopped.
+
 Examples:
-  radar-console compliance match "teamviewer | anydesk"
-  radar-console compliance match "'visual c++' & 2015:*" --limit 200 --json`;
+  radar-console compliance match "teamviewer | anydesk" --json
+  radar-console compliance match "openssh-server | 'visual':*" --limit 10 --json`;
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -34,12 +37,12 @@ type Lib = typeof import('./compliance-lib');
 type Store = InstanceType<Lib['Store']>;
 
 /** Opens the database of --db or --instance, runs fn, closes it; the store's refusals as exit 1. */
-async function withStore<T>(opts: { db?: string; instance?: string }, fn: (store: Store, lib: Lib) => T): Promise<T> {
+async function withStore<T>(opts: { db?: string; instance?: string }, fn: (store: Store, lib: Lib) => T | Promise<T>): Promise<T> {
   const lib = await import('./compliance-lib');
   const file = await localTarget(opts, { create: false });
   const { db } = lib.openDatabase(file, { create: false });
   try {
-    return fn(new lib.Store(db), lib);
+    return await fn(new lib.Store(db), lib);
   } catch (e) {
     if (e instanceof ApiError) throw new CliError(e.message);
     throw e;
@@ -115,7 +118,7 @@ function checkCommand() {
     .option('--instance <id|name>', 'a local instance of the main database --db instead')
     .addHelpText('after', CHECK_HELP)
     .action((opts) =>
-      withStore(opts, (store, lib) => {
+      withStore(opts, async (store, lib) => {
         const t0 = performance.now();
         const req = {
           rule_set_ids: ruleSetIds(store, lib, opts.ruleSet),
@@ -124,6 +127,7 @@ function checkCommand() {
         };
         const plan = lib.planCheck(store, req);
         const bar = new Progress('items');
+        await bar.ready();
         let answer: CheckAnswer;
         try {
           const index = lib.softwareIndexNow(store, (p) => bar.update(p.done, p.total, p.done, 'software'));
@@ -161,8 +165,9 @@ function matchCommand() {
     .option('--instance <id|name>', 'a local instance of the main database --db instead')
     .addHelpText('after', MATCH_HELP)
     .action((query, opts) =>
-      withStore(opts, (store, lib) => {
+      withStore(opts, async (store, lib) => {
         const bar = new Progress('software');
+        await bar.ready();
         let index;
         try {
           index = lib.softwareIndexNow(store, (p) => bar.update(p.done, p.total, p.done, 'software'));
