@@ -4,7 +4,9 @@
 // software decides either way. Software records are numbered as in a TsVectorStore; each asset's
 // installed software is a list of those numbers. Each rule's query is evaluated once per
 // software record (never per link): candidates come from the store's inverted index, or, for a
-// query that can match without any of its words (`!x`), every installed record is tested.
+// query that can match without any of its words (`!x`), every installed record is tested; the
+// matching records are then followed to their assets through a reverse index, so a rule costs
+// the links of the software it matches.
 import type { BoundTsQuery, CompiledTsQuery, TsVectorStore } from '../textsearch';
 
 export interface CheckRule {
@@ -111,30 +113,69 @@ export function* checkSteps(
     k += tasks[i]!.assets.length;
   }
 
-  const mark = new Uint8Array(records);
+  // Reverse index: record → the assets of the check it is installed on (ascending), so that a
+  // rule costs the links of the software it matches, not every link of every asset.
+  const nAssets = installed.start.length - 1;
+  const revStart = new Int32Array(records + 1);
+  for (let a = 0; a < nAssets; a++) {
+    if (!inTasks[a]) continue;
+    for (let j = installed.start[a]!, end = installed.start[a + 1]!; j < end; j++) revStart[installed.records[j]! + 1]!++;
+  }
+  for (let r = 0; r < records; r++) revStart[r + 1]! += revStart[r]!;
+  const revAssets = new Int32Array(revStart[records]!);
+  {
+    const cursor = revStart.slice(0, records);
+    for (let a = 0; a < nAssets; a++) {
+      if (!inTasks[a]) continue;
+      for (let j = installed.start[a]!, end = installed.start[a + 1]!; j < end; j++) revAssets[cursor[installed.records[j]!]!++] = a;
+    }
+  }
+
   const marked = new IntList();
+  // Per rule: the matching records of each asset, ascending: buf[first[a] .. first[a] + count[a]).
+  const count = new Int32Array(nAssets);
+  const first = new Int32Array(nAssets);
+  const fill = new Int32Array(nAssets);
+  const touched = new IntList();
+  let buf = new Int32Array(1024);
   let done = 0;
   for (const [ruleIndex, taskIndexes] of byRule) {
     const rule = rules[ruleIndex]!;
     const bound: BoundTsQuery = rule.query.bind(vectors);
     const candidates = bound.candidates();
     marked.length = 0;
+    // Both lists are ascending, so the marked records are too.
     if (candidates) {
       for (let i = 0; i < candidates.length; i++) {
         const r = candidates[i]!;
-        if (used[r] && bound.test(r)) {
-          mark[r] = 1;
-          marked.push(r);
-        }
+        if (used[r] && bound.test(r)) marked.push(r);
       }
     } else {
       for (let i = 0; i < usedRecords.length; i++) {
         const r = usedRecords[i]!;
-        if (bound.test(r)) {
-          mark[r] = 1;
-          marked.push(r);
-        }
+        if (bound.test(r)) marked.push(r);
       }
+    }
+    touched.length = 0;
+    for (let i = 0; i < marked.length; i++) {
+      const r = marked.data[i]!;
+      for (let p = revStart[r]!, end = revStart[r + 1]!; p < end; p++) {
+        const a = revAssets[p]!;
+        if (count[a] === 0) touched.push(a);
+        count[a]!++;
+      }
+    }
+    let total = 0;
+    for (let i = 0; i < touched.length; i++) {
+      const a = touched.data[i]!;
+      first[a] = total;
+      fill[a] = total;
+      total += count[a]!;
+    }
+    if (total > buf.length) buf = new Int32Array(Math.max(total, buf.length * 2));
+    for (let i = 0; i < marked.length; i++) {
+      const r = marked.data[i]!;
+      for (let p = revStart[r]!, end = revStart[r + 1]!; p < end; p++) buf[fill[revAssets[p]!]!++] = r;
     }
     for (const ti of taskIndexes) {
       const t = tasks[ti]!;
@@ -143,20 +184,14 @@ export function* checkSteps(
         const a = t.assets[i]!;
         task[k] = ti;
         asset[k] = a;
-        const from = matches.length;
-        if (marked.length) {
-          for (let j = installed.start[a]!, end = installed.start[a + 1]!; j < end; j++) {
-            const r = installed.records[j]!;
-            if (mark[r]) matches.push(r);
-          }
-        }
-        const found = matches.length - from;
+        const found = count[a]!;
+        for (let q = first[a]!, end = q + found; q < end; q++) matches.push(buf[q]!);
         violated[k] = rule.blacklist ? (found > 0 ? 1 : 0) : found > 0 ? 0 : 1;
         // matchStart is filled below, once every result's matches are known.
         matchStart[k + 1] = found;
       }
     }
-    for (let i = 0; i < marked.length; i++) mark[marked.data[i]!] = 0;
+    for (let i = 0; i < touched.length; i++) count[touched.data[i]!] = 0;
     done++;
     yield { rule: ruleIndex, done, total: byRule.size };
   }

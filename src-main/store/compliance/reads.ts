@@ -113,8 +113,8 @@ export function assetCount(store: Store): number {
 }
 
 /**
- * The software installed on the listed assets, as (asset _rid, software _rid) pairs, visited one
- * at a time (millions of links: no array of rows).
+ * The software installed on the listed assets, as (asset _rid, software _rid) pairs (callers
+ * pass a chunk of assets at a time: millions of links are never one array).
  */
 export function eachInstalled(store: Store, assetIds: readonly string[], visit: (assetRid: number, softwareRid: number) => void): void {
   const stmt = store
@@ -125,7 +125,8 @@ export function eachInstalled(store: Store, assetIds: readonly string[], visit: 
         WHERE a.id IN (SELECT value FROM json_each(?))`,
     )
     .raw(true);
-  for (const [a, s] of stmt.iterate(ids(assetIds)) as IterableIterator<[number, number]>) visit(a, s);
+  // One array per call (a chunk of assets): faster than a row at a time.
+  for (const [a, s] of stmt.all(ids(assetIds)) as [number, number][]) visit(a, s);
 }
 
 /** Software rows by _rid, in the order asked, with the number of assets each is installed on. */
