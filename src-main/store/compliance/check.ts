@@ -154,8 +154,6 @@ const ASSET_CHUNK = 1000;
  * records the check names are kept as they were then.
  */
 export function* runSteps(store: Store, index: SoftwareIndex, plan: CheckPlan): Generator<CheckProgress, CheckRun> {
-  const assetOf = new Map<number, number>();
-  plan.assets.forEach((a, i) => assetOf.set(a.rid, i));
   let pairAsset = new Int32Array(1 << 16);
   let pairRecord = new Int32Array(1 << 16);
   let pairs = 0;
@@ -165,7 +163,7 @@ export function* runSteps(store: Store, index: SoftwareIndex, plan: CheckPlan): 
     eachInstalled(
       store,
       chunk.map((a) => a.id),
-      (assetRid, softwareRid) => {
+      (inChunk, softwareRid) => {
         const rec = index.recordOfRid(softwareRid);
         if (rec < 0) return;
         if (pairs === pairAsset.length) {
@@ -176,7 +174,7 @@ export function* runSteps(store: Store, index: SoftwareIndex, plan: CheckPlan): 
           r.set(pairRecord);
           pairRecord = r;
         }
-        pairAsset[pairs] = assetOf.get(assetRid)!;
+        pairAsset[pairs] = i + inChunk;
         pairRecord[pairs] = rec;
         pairs++;
         ridByRecord[rec] = softwareRid;

@@ -113,19 +113,17 @@ export function assetCount(store: Store): number {
 }
 
 /**
- * The software installed on the listed assets, as (asset _rid, software _rid) pairs (callers
- * pass a chunk of assets at a time: millions of links are never one array).
+ * The software installed on the listed assets, as (position of the asset in the list, software
+ * _rid) pairs (callers pass a chunk of assets at a time: millions of links are never one array).
  */
-export function eachInstalled(store: Store, assetIds: readonly string[], visit: (assetRid: number, softwareRid: number) => void): void {
+export function eachInstalled(store: Store, assetIds: readonly string[], visit: (assetIndex: number, softwareRid: number) => void): void {
   const stmt = store
     .stmt(
-      `SELECT a._rid, s._rid FROM service_assets a
-         JOIN service_asset_software l ON l.service_asset_id = a.id
-         JOIN software s ON s.id = l.software_id
-        WHERE a.id IN (SELECT value FROM json_each(?))`,
+      `SELECT j.key, s._rid FROM json_each(?) j
+         JOIN service_asset_software l ON l.service_asset_id = j.value
+         JOIN software s ON s.id = l.software_id`,
     )
     .raw(true);
-  // One array per call (a chunk of assets): faster than a row at a time.
   for (const [a, s] of stmt.all(ids(assetIds)) as [number, number][]) visit(a, s);
 }
 
