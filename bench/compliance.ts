@@ -23,6 +23,7 @@
 //   BENCH_RULES=<n>         rules of the rule set (default 50)
 //   BENCH_MATCH_ROWS=<n>    software records of the match database (default 1,000,000)
 //   BENCH_ITER=<n>          measured runs (default 5; the median is reported)
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -273,6 +274,7 @@ async function main(): Promise<void> {
   const check = await benchCheck(pgc, dir);
   const match = await benchMatch(pgc, dir);
   await pgc?.end();
+  fs.rmSync(dir, { recursive: true, force: true });
   console.log(`\n${bold('compliance')}: check ${mark(check)}, match ${mark(match)}`);
 }
 
