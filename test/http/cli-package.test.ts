@@ -176,6 +176,13 @@ describe('the packed package', () => {
       const api = run(bin, ['api', '/tenancy/instance/list', '--db', db]);
       expect(api.code, api.stderr).toBe(0);
       expect(JSON.parse(api.stdout)[0]).toMatchObject({ name: 'Main', url: ready.main });
+      // The compliance commands (their code is loaded on use: it must be in the package); 5: violations found.
+      const check = run(bin, ['compliance', 'check', '--rule-set', 'Контроль ПО на рабочих станциях', '--db', db, '--json']);
+      expect(check.code, check.stderr).toBe(5);
+      expect(JSON.parse(check.stdout).summary.violated).toBeGreaterThan(0);
+      const match = run(bin, ['compliance', 'match', 'teamviewer | anydesk', '--db', db, '--json']);
+      expect(match.code, match.stderr).toBe(0);
+      expect(JSON.parse(match.stdout)).toMatchObject({ tsquery: "'teamviewer' | 'anydesk'", total: 2 });
       // export and import (the import runs on a worker thread: its code must be in the package)
       const file = path.join(app, 'new.ndjson');
       const exported = run(bin, ['export', '--db', db, '--resource', 'incidents', '--query', 'status=in,new', '--with-references', '--format', 'ndjson', '--out', file]);
