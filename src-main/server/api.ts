@@ -5,6 +5,7 @@ import { API_BASES, namedOperations, rewriteAliasPath } from '../../src-shared/c
 import { RESOURCES, getResource } from '../../src-shared/resources/index';
 import type { LazyAreas } from './areas';
 import type { ApiDeps } from './deps';
+import { registerCompliance } from './routes/compliance';
 import { NAMED_OVERRIDES, registerNamed } from './routes/named';
 import { registerResource } from './routes/resources';
 import { registerPeople } from './routes/people';
@@ -46,5 +47,6 @@ export function registerApi(app: FastifyInstance, deps: ApiDeps, areas: LazyArea
   registerTenancy(app, deps);
   registerStats(app, deps);
   registerIncidentStatus(app, deps);
+  registerCompliance(app, deps);
   registerPeople(app, deps);
 }

@@ -2,22 +2,10 @@
 import { FINAL_STATUSES, OPEN_STATUSES, type IncidentStatus } from '../../src-shared/resources/fields';
 import { nowTs } from '../../src-shared/time';
 import crypto from 'node:crypto';
+import type { WriteContext } from './api';
 import type { Rec, Store } from './store';
 
-export interface WriteContext {
-  /** The user making the change (Pgr-User-Id or the token's subject). */
-  userId?: string;
-  /**
-   * A change received from the origin of a snapshot (pull, "take theirs"): applied without an
-   * outbox entry (see outbox.ts). Every other write to a snapshot is recorded for push.
-   */
-  untracked?: boolean;
-  /**
-   * Rows the write derived from the one asked for (an incident's status-change row), appended in
-   * the order they were made: a caller that needs their ids (the status operation) passes a list.
-   */
-  made?: { resource: string; id: string }[];
-}
+export type { WriteContext } from './api';
 
 export interface StoreHooks {
   beforeInsert?: (store: Store, values: Rec, ctx: WriteContext) => void;

@@ -2,9 +2,10 @@
 // as first released; every later change to a declaration adds a migration here, and the
 // schema test compares a migrated database with the registry so that none is forgotten.
 import type Database from 'better-sqlite3';
-import { dayCountsDdl } from './aggregates';
+import { dayCountsDdl, dimensionCountsDdl } from './aggregates';
 import { SCHEMA_VERSION } from './connection';
-import { registryDdl, registryIndexDdl } from './ddl';
+import { registryDdl, registryIndexDdl, supersededIndexes } from './ddl';
+import { q } from './sql';
 
 export interface Migration {
   version: number;
@@ -167,6 +168,15 @@ export const MIGRATIONS: readonly Migration[] = [
         remote_id TEXT,
         PRIMARY KEY (resource, local_id)
       ) WITHOUT ROWID`);
+    },
+  },
+  {
+    version: 10,
+    name: 'incident counts per owner and per responsible group (by day, status and risk band), kept by triggers; incident indexes by asset and by finding type in time order',
+    up: (db) => {
+      for (const stmt of dimensionCountsDdl()) db.exec(stmt);
+      for (const name of supersededIndexes()) db.exec(`DROP INDEX IF EXISTS ${q(name)}`);
+      for (const stmt of registryIndexDdl()) db.exec(stmt);
     },
   },
 ];

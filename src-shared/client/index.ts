@@ -277,6 +277,13 @@ export function createClient(o: ClientOptions) {
       incidents: { setStatus },
       /** Incident counts by status, risk band and time, for a standard query. */
       stats: (query?: CallInputOf<'console.stats.incidents'>['query'], signal?: AbortSignal) => c('console.stats.incidents', { query, signal }),
+      /** The compliance workbench: PostgreSQL's text search (`simple`) on texts, queries and the database's software; rule set checks. */
+      compliance: {
+        tsvector: (texts: string[], signal?: AbortSignal) => c('console.compliance.tsvector', { body: { texts }, signal }),
+        tsquery: (queries: string[], signal?: AbortSignal) => c('console.compliance.tsquery', { body: { queries }, signal }),
+        match: (body: CallInputOf<'console.compliance.match'>['body'], signal?: AbortSignal) => c('console.compliance.match', { body, signal }),
+        check: (body: CallInputOf<'console.compliance.check'>['body'], signal?: AbortSignal) => c('console.compliance.check', { body, signal }),
+      },
     };
   }
 

@@ -1,4 +1,6 @@
 // The console's string catalogs: the base ones and the shift workflow's, merged.
+import { complianceEn } from './compliance.en';
+import { complianceRu } from './compliance.ru';
 import { en, type Strings } from './en';
 import { ru } from './ru';
 import { workflowEn } from './workflow.en';
@@ -14,5 +16,5 @@ function merged(base: Strings, more: Strings): Strings {
   return out;
 }
 
-export const EN = merged(en, workflowEn);
-export const RU = merged(ru, workflowRu);
+export const EN = merged(merged(en, workflowEn), complianceEn);
+export const RU = merged(merged(ru, workflowRu), complianceRu);
