@@ -143,8 +143,9 @@ function pushCommand() {
           return;
         }
         process.stderr.write(
-          `radar-console: push to ${url}: ${fmt(summary.pushed)} changes pushed (${fmt(summary.requests)} requests, ${fmt(summary.already)} already there), ${fmt(summary.conflicts)} conflicts, ${fmt(summary.failed)} failed in ${secs(summary.ms)}; left: ${countLine(summary.left)}\n`,
+          `radar-console: push to ${url}: ${fmt(summary.pushed)} changes pushed (${fmt(summary.requests)} requests, ${fmt(summary.already)} already there${summary.unlinked ? `, ${fmt(summary.unlinked)} sent unlinked` : ''}), ${fmt(summary.conflicts)} conflicts, ${fmt(summary.failed)} failed in ${secs(summary.ms)}; left: ${countLine(summary.left)}\n`,
         );
+        for (const note of summary.notes) process.stderr.write(`radar-console: ${note}\n`);
         if (summary.stopped) throw new CliError(`push stopped: ${summary.stopped}; nothing is lost, run it again`, summary.stopped === 'cancelled' ? EXIT.cancelled : EXIT.failed);
         exitWith(leftCode(summary.left));
       }),

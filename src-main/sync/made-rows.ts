@@ -228,6 +228,11 @@ export class MadeRows {
           out.waits.push([t, `waits for the ${made.parentField} change of ${made.parent} ${parent} to be pushed`]);
           continue;
         }
+        if (known) {
+          // Probed when its change was sent by an interrupted push: found from that probe once confirmed.
+          out.later.add(t);
+          continue;
+        }
         unlink(entry ? 'the platform already had that status: it made no row for it' : 'the platform made no row for that change');
       }
     }

@@ -15,6 +15,7 @@ import { getResource } from '../../src-shared/resources/index';
 import { nowTs } from '../../src-shared/time';
 import { openDatabase } from '../../src-main/store/db';
 import { Store } from '../../src-main/store/store';
+import { changeStatus } from '../../src-main/store/kinds/incidents/status';
 import { snapshot } from '../../src-main/transfer/snapshot';
 import { cliArgs, ROOT, runCli } from '../helpers/cli';
 import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server';
@@ -212,6 +213,43 @@ describe('sync against an origin that misbehaves', () => {
     expect(JSON.parse(res.stdout)).toMatchObject({ pushed: 3, already: 1, requests: 2, left: { total: 0 } });
     expect(ids.map((id) => arrived.get(id))).toEqual([1, 1, 1]);
     expect(statusRows(ids, 'feedback_required', since).map((r) => r.n)).toEqual([1, 1, 1]);
+  });
+
+  it('a status change with its reason whose answer was lost: pushed again, the message names the origin’s one new row', async () => {
+    arrived.clear();
+    const since = nowTs();
+    const { db } = openDatabase(snap, { create: false });
+    let ids: string[];
+    let messages: string[];
+    try {
+      const store = new Store(db);
+      ids = db.prepare(`SELECT id FROM service_asset_findings WHERE status = 'new' ORDER BY display_id DESC LIMIT 2`).pluck().all() as string[];
+      const answer = changeStatus(store, ids, 'risk_accepted', { note: { subject: 'Риск принят', body: 'решение комитета' } }, {});
+      messages = answer.results.map((r) => r.message_id!);
+    } finally {
+      db.close();
+    }
+    // The first status update reaches the origin, its answer is lost: the push stops before the messages.
+    Object.assign(fault, { mode: 'applied-then-fail', only: 'writes' });
+    let res = await sync('push', '--concurrency', '1');
+    expect(res.code, res.stderr).toBe(1);
+    expect(arrived.size).toBe(1);
+    expect(messages.map((m) => origin.store.get1('SELECT id FROM messages WHERE id = ?', [m]))).toEqual([undefined, undefined]);
+
+    Object.assign(fault, { mode: 'pass', only: 'all' });
+    res = await sync('push', '--json');
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ failed: 0, unlinked: 0, left: { total: 0 } });
+    expect(ids.map((id) => arrived.get(id))).toEqual([1, 1]);
+    const rows = origin.store.all<{ id: string; f: string }>(
+      `SELECT id, service_asset_finding_id AS f FROM service_asset_finding_status_changes WHERE status = 'risk_accepted' AND created_at > ? AND service_asset_finding_id IN (?, ?)`,
+      [since, ids[0], ids[1]],
+    );
+    expect(rows.map((r) => r.f).sort()).toEqual([...ids].sort()); // one row each
+    for (const [i, id] of ids.entries()) {
+      const msg = origin.store.get1<{ link: string; subject: string }>('SELECT service_asset_finding_status_change_id AS link, subject FROM messages WHERE id = ?', [messages[i]]);
+      expect(msg).toEqual({ link: rows.find((r) => r.f === id)!.id, subject: 'Риск принят' });
+    }
   });
 
   it('a connection closed without an answer during a read is read again: push and pull go on', async () => {

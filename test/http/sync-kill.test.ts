@@ -17,6 +17,7 @@ import { getResource } from '../../src-shared/resources/index';
 import { nowTs } from '../../src-shared/time';
 import { openDatabase } from '../../src-main/store/db';
 import { Store } from '../../src-main/store/store';
+import { changeStatus } from '../../src-main/store/kinds/incidents/status';
 import { setOrigin } from '../../src-main/store/origin';
 import { snapshot } from '../../src-main/transfer/snapshot';
 import { cliArgs, ROOT, runCli, serve } from '../helpers/cli';
@@ -139,10 +140,13 @@ describe('kill -9 during a push', () => {
       const file = path.join(tmp, 'push.sqlite');
       await snapshot({ remote: { url: via, apiKey: TEST_KEY }, target: file, perPage: 200 });
       const since = nowTs();
-      // Offline: every incident not yet accepted gets "risk accepted".
+      // Offline: every incident not yet accepted gets "risk accepted", a third of them with a reason.
       const { db } = openDatabase(file, { create: false });
       const changed = db.prepare(`SELECT id FROM service_asset_findings WHERE status <> 'risk_accepted'`).pluck().all() as string[];
-      new Store(db).massUpdateFields(getResource('service_asset_findings'), changed, { status: 'risk_accepted' });
+      const withReason = changed.filter((_, i) => i % 3 === 0);
+      const store = new Store(db);
+      store.massUpdateFields(getResource('service_asset_findings'), changed.filter((_, i) => i % 3 !== 0), { status: 'risk_accepted' });
+      const reasons = new Map(changeStatus(store, withReason, 'risk_accepted', { note: { subject: 'Риск принят', body: '' } }, {}).results.map((r) => [r.id, r.message_id!]));
       db.close();
       expect(changed.length).toBeGreaterThan(200);
 
@@ -158,7 +162,7 @@ describe('kill -9 during a push', () => {
       expect(statusPuts).toBeGreaterThanOrEqual(killAt);
       // Halfway: some changes confirmed (out of the outbox), the rest waiting or sent unconfirmed.
       expect(half.entries).toBeGreaterThan(0);
-      expect(half.entries).toBeLessThan(changed.length);
+      expect(half.entries).toBeLessThan(changed.length + reasons.size); // a status entry each, a message entry per reason
 
       const again = await runCli(['sync', 'push', '--db', file, '--json']);
       expect(again.code, again.stderr).toBe(0);
@@ -175,6 +179,18 @@ describe('kill -9 during a push', () => {
       expect(rows.length).toBe(changed.length);
       expect(rows.every((r) => r.n === 1)).toBe(true);
       expect(origin.store.get1<{ n: number }>(`SELECT COUNT(*) AS n FROM service_asset_findings WHERE status <> 'risk_accepted'`)!.n).toBe(0);
+      // Each reason arrived once, linked to the origin's one new row for its incident's change.
+      const rowOf = new Map(
+        origin.store
+          .all<{ id: string; f: string }>(`SELECT id, service_asset_finding_id AS f FROM service_asset_finding_status_changes WHERE status = 'risk_accepted' AND created_at > ?`, [since])
+          .map((r) => [r.f, r.id]),
+      );
+      const sent = origin.store.all<{ id: string; f: string; link: string | null }>(
+        `SELECT id, service_asset_finding_id AS f, service_asset_finding_status_change_id AS link FROM messages WHERE id IN (SELECT value FROM json_each(?))`,
+        [JSON.stringify([...reasons.values()])],
+      );
+      expect(sent.length).toBe(reasons.size);
+      expect(sent.filter((m) => m.link !== rowOf.get(m.f))).toEqual([]);
     } finally {
       await new Promise((r) => proxy.close(r));
     }
