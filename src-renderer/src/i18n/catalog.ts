@@ -3,6 +3,8 @@ import { en, type Strings } from './en';
 import { ru } from './ru';
 import { workflowEn } from './workflow.en';
 import { workflowRu } from './workflow.ru';
+import { triageEn } from './triage.en';
+import { triageRu } from './triage.ru';
 
 /** A catalog with more strings merged in (nested sections merged key by key). */
 function merged(base: Strings, more: Strings): Strings {
@@ -14,5 +16,5 @@ function merged(base: Strings, more: Strings): Strings {
   return out;
 }
 
-export const EN = merged(en, workflowEn);
-export const RU = merged(ru, workflowRu);
+export const EN = merged(merged(en, workflowEn), triageEn);
+export const RU = merged(merged(ru, workflowRu), triageRu);
