@@ -170,6 +170,15 @@ function loadDraft(): PubDraft {
   return newPubDraft();
 }
 
+/**
+ * A query string as a person reads and types it: commas, Cyrillic and spaces as they are; only
+ * what would change its meaning (% & = # +) stays encoded. It reads back to the same query.
+ */
+export function readableQuery(qs: string): string {
+  const keep = (x: string) => x.replace(/[%&=#+]/g, (c) => encodeURIComponent(c));
+  return [...new URLSearchParams(qs)].map(([k, v]) => `${keep(k)}=${keep(v)}`).join('&');
+}
+
 export function PublicBuilder() {
   const { t, lang } = useI18n();
   const selected = useInstances((s) => s.selected);
@@ -369,7 +378,7 @@ export function PublicBuilder() {
           <IssueList issues={issues} valid={valid} />
           <RequestPanel
             firstTab="query"
-            json={<TextEditor className="json-editor query-editor" value={normalized} onText={onText} label={t('builder.queryLabel')} />}
+            json={<TextEditor className="json-editor query-editor" value={readableQuery(normalized)} onText={onText} label={t('builder.queryLabel')} />}
             url={ep.url}
             curl={{ method: 'GET', url: ep.url, instanceId: ep.instanceId }}
             copyJson={JSON.stringify(checked.parsed ?? {}, null, 2)}
