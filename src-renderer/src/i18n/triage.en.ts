@@ -68,6 +68,22 @@ export const triageEn = {
     empty: 'Nothing recorded yet.',
     recorded: 'The platform records each status change and message with who and when. Owner, group and custom field changes are kept as the current value and when it was last set, without who; on a snapshot, the changes made here are listed with who and when until pushed.',
   },
+  groups: {
+    summaryOf: {
+      finding_id_one: '{{n}} finding type, {{total}} incidents',
+      finding_id_other: '{{n}} finding types, {{total}} incidents',
+      service_asset_id_one: '{{n}} asset, {{total}} incidents',
+      service_asset_id_other: '{{n}} assets, {{total}} incidents',
+      status_one: '{{n}} status, {{total}} incidents',
+      status_other: '{{n}} statuses, {{total}} incidents',
+      user_id_one: '{{n}} owner (or none), {{total}} incidents',
+      user_id_other: '{{n}} owners (or none), {{total}} incidents',
+      group_id_one: '{{n}} group (or none), {{total}} incidents',
+      group_id_other: '{{n}} groups (or none), {{total}} incidents',
+      title_one: '{{n}} title, {{total}} incidents',
+      title_other: '{{n}} titles, {{total}} incidents',
+    },
+  },
   queue: {
     title: 'Changes waiting to be sent',
     intro: 'Changes made while their instance did not answer, and changes it refused. They are kept in this browser until sent; before sending, each incident is read again, so a change is applied once, and an incident someone else changed meanwhile is shown here instead of overwritten.',

@@ -101,7 +101,9 @@ export function GroupedList(props: { view: string; query: IncidentQuery; field: 
   if (!groups) return <p className="muted pad">{t('states.loading')}</p>;
   return (
     <div className="groups" role="list" aria-label={t('groups.label', { field: t(`groups.fields.${props.field}`) })}>
-      <p className="muted small groups-total">{t('groups.summary', { count: groups.length, n: formatNumber(lang, groups.length), total: formatNumber(lang, total ?? 0) })}</p>
+      <p className="muted small groups-total" data-testid="groups-total">
+        {t(`groups.summaryOf.${props.field}`, { count: groups.length, n: formatNumber(lang, groups.length), total: formatNumber(lang, total ?? 0) })}
+      </p>
       {!groups.length && <div className="state-empty">{t('incidents.emptyFiltered')}</div>}
       {groups.map((g) => {
         const k = keyOf(g);
