@@ -221,6 +221,7 @@ export function IncidentsView() {
 
   return (
     <div className={`incidents${detail ? ' with-detail' : ''}`}>
+      <h1 className="sr-only">{t('incidents.tableLabel')}</h1>
       <FilterBar query={q} instance={view === 'all' ? null : view} onChange={setQuery} />
       <Chips query={q} counts={counts} onChange={setQuery} aside={<FreshnessNote view={view} />} />
       <PivotBar query={q} instance={view === 'all' ? 'main' : view} />
