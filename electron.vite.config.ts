@@ -22,8 +22,24 @@ const referenceBundle = {
   },
 };
 
+/**
+ * The desktop app's own package description (out/desktop/package.json): Electron starts the app
+ * of a folder from its `main`, and the package's `main` is the typed client, so the desktop app
+ * is started from this folder (`electron out/desktop`) under the package's name and version.
+ */
+const desktopEntry = {
+  name: 'radar-desktop-entry',
+  closeBundle() {
+    const pkg = JSON.parse(fs.readFileSync(r('package.json'), 'utf8')) as { name: string; version: string; description?: string };
+    fs.mkdirSync(r('out/desktop'), { recursive: true });
+    const desc = { name: pkg.name, version: pkg.version, description: pkg.description, private: true, main: '../main/index.js' };
+    fs.writeFileSync(r('out/desktop/package.json'), `${JSON.stringify(desc, null, 2)}\n`);
+  },
+};
+
 export default defineConfig({
   main: {
+    plugins: [desktopEntry],
     resolve: { alias: { semver: r('src-main/server/semver-on-use.ts') } },
     build: {
       outDir: r('out/main'),

@@ -10,6 +10,9 @@
 //                its build, so that the TypeScript loader's own memory is not counted
 //   raw read     SELECT * iterated with JSON.stringify of each row, same table
 //   export       the exporter writing NDJSON, in a child process
+//   CSV          the imported incidents exported as CSV (the console's Russian column names,
+//                `;`) and that file imported into a fresh database, each in a child process:
+//                rows/s against the NDJSON import of the same run, and the importer's peak RSS
 //
 // Targets (issue): import >= 100,000 rows/s with peak RSS < 300 MB; export >= 200,000 rows/s.
 // A measurement, not a test: it exits 0 whatever the figures and marks misses with FAIL.
@@ -267,7 +270,8 @@ async function childImport(dataDir: string, dbFile: string): Promise<void> {
 
 async function childExport(dbFile: string, outFile: string): Promise<void> {
   const t0 = performance.now();
-  const ex = prepareExport(dbFile, { resource: 'service_asset_findings', format: 'ndjson' });
+  const csv = outFile.endsWith('.csv');
+  const ex = prepareExport(dbFile, csv ? { resource: 'service_asset_findings', format: 'csv', headers: 'ru', delimiter: ';' } : { resource: 'service_asset_findings', format: 'ndjson' });
   // As `radar-console export --out FILE` writes: synchronous writes of the streamed chunks.
   const fd = fs.openSync(outFile, 'w');
   let rows = 0;
@@ -354,6 +358,21 @@ async function main(): Promise<void> {
     const expBytes = fs.statSync(path.join(dir, 'exported.ndjson')).size;
     console.log(`  export: ${fmtInt(exp.rows)} incidents to NDJSON (${fmtBytes(expBytes)}) in ${(exp.ms / 1000).toFixed(1)} s, peak RSS ${(exp.maxRssKiB / 1024).toFixed(0)} MiB`);
 
+    // The same incidents through CSV: exported with Russian column names and `;`, imported beside
+    // the same assets and finding types into a fresh database.
+    const csvDir = path.join(dir, 'csv');
+    fs.mkdirSync(csvDir, { recursive: true });
+    for (const f of ['service_assets.ndjson', 'findings.ndjson']) fs.copyFileSync(path.join(gen.dir, f), path.join(csvDir, f));
+    const csvExp = await runChild(['--child-export', dbFile, path.join(csvDir, 'service_asset_findings.csv')]);
+    const csvBytes = fs.statSync(path.join(csvDir, 'service_asset_findings.csv')).size;
+    const csvDb = path.join(dir, 'imported-csv.sqlite');
+    for (const f of [csvDb, `${csvDb}-wal`, `${csvDb}-shm`]) fs.rmSync(f, { force: true });
+    const csvImp = await runChild(['--child-import', csvDir, csvDb]);
+    const csvImpRate = rate(csvImp.rows, csvImp.ms);
+    console.log(
+      `  CSV: exported ${fmtInt(csvExp.rows)} incidents (${fmtBytes(csvBytes)}) in ${(csvExp.ms / 1000).toFixed(1)} s; imported ${fmtInt(csvImp.rows)} in ${(csvImp.ms / 1000).toFixed(1)} s, peak RSS ${(csvImp.maxRssKiB / 1024).toFixed(0)} MiB`,
+    );
+
     heading('figures');
     console.log(
       formatTable(
@@ -362,6 +381,7 @@ async function main(): Promise<void> {
           ['raw insert, search-index trigger', fmtInt(rawFts.rows), fmtInt(rate(rawFts.rows, rawFts.ms)), '1.00x', fmtRatio(rate(rawFts.rows, rawFts.ms) / rate(rawPlain.rows, rawPlain.ms))],
           ['raw insert, no search index', fmtInt(rawPlain.rows), fmtInt(rate(rawPlain.rows, rawPlain.ms)), fmtRatio(rate(rawPlain.rows, rawPlain.ms) / rate(rawFts.rows, rawFts.ms)), '1.00x'],
           ['import (NDJSON, indexed)', fmtInt(imp.rows), fmtInt(impRate), fmtRatio(impRate / rate(rawFts.rows, rawFts.ms)), fmtRatio(impRate / rate(rawPlain.rows, rawPlain.ms))],
+          ['import (CSV, Russian headers, ;)', fmtInt(csvImp.rows), fmtInt(csvImpRate), fmtRatio(csvImpRate / rate(rawFts.rows, rawFts.ms)), fmtRatio(csvImpRate / rate(rawPlain.rows, rawPlain.ms))],
         ],
       ),
     );
@@ -371,6 +391,7 @@ async function main(): Promise<void> {
         [
           ['raw read (iterate + JSON.stringify)', fmtInt(read.rows), fmtInt(rate(read.rows, read.ms)), '1.00x'],
           ['export (NDJSON)', fmtInt(exp.rows), fmtInt(expRate), fmtRatio(expRate / rate(read.rows, read.ms))],
+          ['export (CSV)', fmtInt(csvExp.rows), fmtInt(rate(csvExp.rows, csvExp.ms)), fmtRatio(rate(csvExp.rows, csvExp.ms) / rate(read.rows, read.ms))],
         ],
       ),
     );
@@ -378,6 +399,7 @@ async function main(): Promise<void> {
     console.log(`  ${verdict(impRate >= IMPORT_TARGET)} import ${fmtInt(impRate)} rows/s (target >= ${fmtInt(IMPORT_TARGET)})`);
     console.log(`  ${verdict(rssMb < RSS_TARGET_MB)} import peak RSS ${rssMb.toFixed(0)} MiB (target < ${RSS_TARGET_MB} MB)`);
     console.log(`  ${verdict(expRate >= EXPORT_TARGET)} export ${fmtInt(expRate)} rows/s (target >= ${fmtInt(EXPORT_TARGET)})`);
+    console.log(`  ${verdict(csvImp.maxRssKiB / 1024 < RSS_TARGET_MB)} CSV import peak RSS ${(csvImp.maxRssKiB / 1024).toFixed(0)} MiB (target < ${RSS_TARGET_MB} MB); ${fmtRatio(csvImpRate / impRate)} the NDJSON import's rate`);
     console.log(bold(`  (load average at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')})`));
   } finally {
     if (!keep) fs.rmSync(dir, { recursive: true, force: true });

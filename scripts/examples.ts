@@ -1,7 +1,9 @@
 // Writes src-shared/contract/examples.json: for every operation of the contract, a request built
 // from the demo data (src-main/store/seed.ts) and the answer a demo server gives it, in the order
 // they were sent (creates before deletes). `npm run examples` runs it; test/http/openapi-traffic
-// replays them against a new demo server and checks every answer against /openapi.json.
+// replays them against a new demo server and checks every answer against /openapi.json. The
+// statuses and answer shapes are compared with the reviewed ones (scripts/examples-review.ts):
+// `npm run examples -- --accept` takes the new ones as reviewed.
 //
 // The server listens on the platform's ports when they are free (so the examples show the
 // addresses a user sees); the replay puts its own in their place.
@@ -15,12 +17,16 @@ import { fieldsOf, getResource, relationsOf, type ResourceDef } from '../src-sha
 import { LOCAL_USER_ID } from '../src-shared/schemas/people';
 import { emptySearch } from '../src-shared/schemas/search';
 import { startServer } from '../src-main/server/start';
+import { readReviewed, REVIEWED_FILE, reviewChanges, reviewedOf, writeReviewed } from './examples-review';
 
 const OUT = path.resolve(__dirname, '../src-shared/contract/examples.json');
 const KEY = 'demo-key-0123456789';
 const USER = '7d1f4c2a-3b5e-4f60-9a71-8c2d3e4f5a6b';
 /** The snapshot instance of the examples (console.snapshot), which the sync examples work on. */
 const SNAPSHOT = 'Снимок';
+
+/** A path of the main port on /console/v1/route, as its one `{path}` parameter (slashes encoded). */
+const routed = (path: string): string => `/console/v1/route/${encodeURIComponent(path)}`;
 
 /** A uuid made from a name, so the examples are the same on every run. */
 function idFor(name: string): string {
@@ -59,9 +65,10 @@ async function main(): Promise<void> {
       await res.arrayBuffer().catch(() => undefined);
     }
     const qs = new URLSearchParams(input.query ?? {}).toString();
-    const url = `${srv.main}${fillPath(op.path, input.params)}${qs ? `?${qs}` : ''}`.replace('%2F', '/');
+    // Path parameters expanded as the contract declares them (a routed path is one parameter, its slashes encoded).
+    const url = `${srv.main}${fillPath(op.path, input.params)}${qs ? `?${qs}` : ''}`;
     const raw = typeof input.body === 'string';
-    const res = await fetch(url.replace(/%2F/g, '/'), {
+    const res = await fetch(url, {
       method: op.method,
       headers: { PgrApiKey: KEY, ...(input.body === undefined ? {} : { 'Content-Type': raw ? 'application/octet-stream' : 'application/json' }), ...input.headers },
       body: input.body === undefined ? undefined : raw ? (input.body as string) : JSON.stringify(input.body),
@@ -82,10 +89,13 @@ async function main(): Promise<void> {
     if (!row) throw new Error(`the demo data has no ${r.name}`);
     return store.get(r, row.id, []);
   };
-  /** A record to create: the sample's stored fields, a new id, unique values made unique. */
+  /**
+   * A record to create: the sample's stored fields, unique values made unique. No id: the server
+   * makes one, so the example can be sent again (from the reference's "try it", say).
+   */
   const copyOf = (r: ResourceDef, n: string): Record<string, unknown> => {
     const s = sample(r);
-    const out: Record<string, unknown> = { id: idFor(`${r.name}/${n}`) };
+    const out: Record<string, unknown> = {};
     for (const [name, def] of Object.entries(r.fields)) {
       const v = s[name];
       if (def.readOnly || def.sequence || v === null || v === undefined || def.secret) continue;
@@ -102,6 +112,7 @@ async function main(): Promise<void> {
   const last: [OperationDef, () => Input | Promise<Input>][] = [];
   let jobId = '';
   let instanceId = '';
+  let personId = '';
 
   for (const op of operations()) {
     const [head, verb] = [op.operationId.slice(0, op.operationId.lastIndexOf('.')), op.operationId.slice(op.operationId.lastIndexOf('.') + 1)];
@@ -162,9 +173,10 @@ async function main(): Promise<void> {
         }
         case 'mass_create': {
           const items = [copyOf(r, `${tag}-1`), copyOf(r, `${tag}-2`)];
-          await send(op, { body: items });
-          later.push([operations().find((o) => o.operationId === `${head}.mass_delete`)!, () => ({ body: { ids: [items[0]!.id] } })]);
-          later.push([operations().find((o) => o.operationId === `${head}.delete_all`)!, () => ({ body: { filters: [{ field: 'id', filter_type: 'equal', value: items[1]!.id }] } })]);
+          const made = ((await send(op, { body: items })).answer as { items?: { id: string }[] } | undefined)?.items ?? [];
+          if (made.length !== 2) throw new Error(`${op.operationId}: expected the two created records in the answer`);
+          later.push([operations().find((o) => o.operationId === `${head}.mass_delete`)!, () => ({ body: { ids: [made[0]!.id] } })]);
+          later.push([operations().find((o) => o.operationId === `${head}.delete_all`)!, () => ({ body: { filters: [{ field: 'id', filter_type: 'equal', value: made[1]!.id }] } })]);
           continue;
         }
         case 'delete':
@@ -196,7 +208,7 @@ async function main(): Promise<void> {
       case 'public.incidents.create': {
         const inc = sample(getResource('service_asset_findings'));
         await send(op, {
-          body: { ServiceAssetFindingDBFields: { Id: idFor('incident/create'), Title: 'Подбор пароля к SSH (пример)', Status: 'new', Risklevel: 6.5, FindingId: inc.finding_id, ServiceAssetId: inc.service_asset_id } },
+          body: { ServiceAssetFindingDBFields: { Title: 'Подбор пароля к SSH (пример)', Status: 'new', Risklevel: 6.5, FindingId: inc.finding_id, ServiceAssetId: inc.service_asset_id } },
         });
         break;
       }
@@ -274,11 +286,13 @@ async function main(): Promise<void> {
       case 'console.me.get':
         later.push([op, () => ({})]);
         break;
-      case 'console.people.add':
-        await send(op, { body: { id: idFor('people/add'), name: 'Орлова Мария', role: 'SOC L1', email: 'orlova@example.org' } });
+      case 'console.people.add': {
+        const added = await send(op, { body: { name: 'Орлова Мария', role: 'SOC L1', email: 'orlova@example.org' } });
+        personId = (added.answer as { id: string }).id;
         break;
+      }
       case 'console.people.remove':
-        last.push([op, () => ({ params: { id: idFor('people/add') } })]);
+        last.push([op, () => ({ params: { id: personId } })]);
         break;
       case 'console.me.update':
         later.push([op, () => ({ body: { name: store.get1<{ name: string }>(`SELECT name FROM console_people WHERE id = ?`, [LOCAL_USER_ID])!.name } })]);
@@ -297,8 +311,8 @@ async function main(): Promise<void> {
             const offline = { PgrSelectedInstance: snapshotId };
             return {
               before: [
-                { method: 'PUT', path: '/console/v1/route/data/public/api/v1/incidents/update/status', headers: offline, body: { id: a!.id, status: 'working_customer' } },
-                { method: 'PUT', path: '/console/v1/route/cruddy/v2/service_asset_findings/update', headers: offline, body: { id: b!.id, internal_note: 'Клиент подтвердил плановые работы' } },
+                { method: 'PUT', path: routed('data/public/api/v1/incidents/update/status'), headers: offline, body: { id: a!.id, status: 'working_customer' } },
+                { method: 'PUT', path: routed('cruddy/v2/service_asset_findings/update'), headers: offline, body: { id: b!.id, internal_note: 'Клиент подтвердил плановые работы' } },
                 { method: 'PUT', path: '/cruddy/v2/service_asset_findings/update', body: { id: b!.id, internal_note: 'Ждём ответа клиента' } },
               ],
             };
@@ -337,7 +351,7 @@ async function main(): Promise<void> {
             const [a] = store.all<{ id: string }>(`SELECT id FROM service_asset_findings WHERE status = 'new' ORDER BY display_id LIMIT 1`);
             const snapshotId = srv.manager.list().find((i) => i.name === SNAPSHOT)!.id;
             return {
-              before: [{ method: 'PUT', path: '/console/v1/route/data/public/api/v1/incidents/update/critical', headers: { PgrSelectedInstance: snapshotId }, body: { id: a!.id, risklevel: 8.1 } }],
+              before: [{ method: 'PUT', path: routed('data/public/api/v1/incidents/update/critical'), headers: { PgrSelectedInstance: snapshotId }, body: { id: a!.id, risklevel: 8.1 } }],
               params: { instance: SNAPSHOT },
               body: {},
             };
@@ -357,6 +371,19 @@ async function main(): Promise<void> {
   const ordered = { servers: { main: srv.main, routing: srv.routing, apiKey: KEY }, examples };
   fs.writeFileSync(OUT, `${JSON.stringify(ordered, null, 1)}\n`);
   console.log(`${Object.keys(examples).length} examples of ${operations().length} operations written to ${path.relative(process.cwd(), OUT)}`);
+  // The statuses and shapes of the answers are reviewed, not taken as they come: a change shows
+  // here and fails test/unit/examples-reviewed.test.ts until it is accepted with --accept.
+  const written = (JSON.parse(JSON.stringify(ordered)) as typeof ordered).examples;
+  if (process.argv.includes('--accept')) {
+    writeReviewed(written);
+    console.log(`statuses and answer shapes accepted: ${path.relative(process.cwd(), REVIEWED_FILE)}`);
+  } else {
+    const changes = reviewChanges(readReviewed(), reviewedOf(written));
+    if (changes.length) {
+      console.log(`${changes.length} change(s) of status or answer shape against the reviewed ones:\n${changes.map((c) => `  ${c}`).join('\n')}`);
+      console.log('review them; if they are meant, accept them with `npm run examples -- --accept`');
+    } else console.log('statuses and answer shapes: as reviewed');
+  }
   await srv.close();
   fs.rmSync(dir, { recursive: true, force: true });
 }

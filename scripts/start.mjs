@@ -52,7 +52,9 @@ if (electronBinary) {
     const r = spawnSync('npx', ['--yes', '@electron/rebuild', '-f', '-w', 'better-sqlite3'], { stdio: 'inherit' });
     if (r.status === 0) fs.writeFileSync(marker, new Date().toISOString());
   }
-  forward(spawn(electronBinary, ['.', ...args], { stdio: 'inherit' }));
+  // The desktop app's folder (written by the build): its package.json names the Electron main;
+  // the package's own `main` is the typed client.
+  forward(spawn(electronBinary, ['out/desktop', ...args], { stdio: 'inherit' }));
 } else {
   console.error(
     "radar-console: Electron's binary is not installed here (it is downloaded separately and this machine cannot reach it" +

@@ -1,177 +1,68 @@
-// PostgreSQL's tsquery input grammar (to_tsquery / ::tsquery), used to validate software
-// compliance rule queries before anything is stored.
+// Validation of software compliance rule queries (`rules.query`): PostgreSQL tsquery text, read
+// as `to_tsquery('simple', query)` reads it (textsearch/). A query is valid exactly when
+// PostgreSQL accepts it; an empty query, or one whose operands hold no word (`-`, `' '`), is
+// accepted with PostgreSQL's notice and matches nothing.
 //
 //   query    := or
 //   or       := and ( '|' and )*
 //   and      := phrase ( '&' phrase )*
-//   phrase   := unary ( ( '<->' | '<' N '>' ) unary )*
+//   phrase   := unary ( ( '<->' | '<' N '>' ) unary )*       N from 0 to 16384
 //   unary    := '!' unary | '(' or ')' | operand
-//   operand  := lexeme [ ':' ( '*' | 'A' | 'B' | 'C' | 'D' )+ ]
-//   lexeme   := quoted ('...' with '' or \' for a quote) | bare (no space or & | ! ( ) < > : ')
+//   operand  := lexeme [ ':' ( '*' | 'A' | 'B' | 'C' | 'D' )* ]
+//   lexeme   := quoted ('...' with '' or \' for a quote) | bare (no space or ! & | ( ) < :)
 //
 // Precedence, as in PostgreSQL: ! binds tightest, then <->, then &, then |.
+import { type TsQuerySyntax, toTsQuery, tsqueryToString } from './textsearch';
 
+/** The query as written: operands with their text (unescaped), prefix flag and weight letters. */
 export type TsNode =
   | { type: 'lexeme'; value: string; prefix: boolean; weights: string }
   | { type: 'not'; arg: TsNode }
   | { type: 'and' | 'or'; left: TsNode; right: TsNode }
   | { type: 'phrase'; distance: number; left: TsNode; right: TsNode };
 
-export type TsParseResult = { ok: true; ast: TsNode } | { ok: false; error: string; position: number };
-
-const SPECIAL = new Set([' ', '\t', '\n', '\r', '&', '|', '!', '(', ')', '<', '>', ':', "'", '\\']);
-const MAX_DISTANCE = 16384; // PostgreSQL's MAXENTRYPOS
-
-class TsSyntaxError extends Error {
-  constructor(
-    message: string,
-    readonly position: number,
-  ) {
-    super(message);
-  }
-}
-
-class Parser {
-  private i = 0;
-  constructor(private readonly s: string) {}
-
-  parse(): TsNode {
-    const node = this.or();
-    this.skip();
-    if (this.i < this.s.length) this.fail(`unexpected "${this.s[this.i]}"`);
-    return node;
-  }
-
-  private fail(msg: string): never {
-    throw new TsSyntaxError(`syntax error in tsquery: ${msg} at position ${this.i}`, this.i);
-  }
-
-  private skip(): void {
-    while (this.i < this.s.length && /\s/.test(this.s[this.i]!)) this.i++;
-  }
-
-  private or(): TsNode {
-    let left = this.and();
-    for (;;) {
-      this.skip();
-      if (this.s[this.i] !== '|') return left;
-      this.i++;
-      left = { type: 'or', left, right: this.and() };
+export type TsParseResult =
+  | {
+      ok: true;
+      /** The query as written; null for an empty query. */
+      ast: TsNode | null;
+      /** to_tsquery('simple', query) as PostgreSQL prints it ('' when it matches nothing). */
+      normalized: string;
+      /** PostgreSQL's notice when the query holds no word. */
+      notice?: string;
     }
-  }
+  | {
+      ok: false;
+      /** What is wrong and where (`unexpected "b" at position 2`). */
+      error: string;
+      /** UTF-16 index into the query where reading stopped. */
+      position: number;
+      /** PostgreSQL's own message (`syntax error in tsquery: "a b"`). */
+      message: string;
+    };
 
-  private and(): TsNode {
-    let left = this.phrase();
-    for (;;) {
-      this.skip();
-      if (this.s[this.i] !== '&') return left;
-      this.i++;
-      left = { type: 'and', left, right: this.phrase() };
-    }
-  }
+const weightLetters = (w: number) => (w & 8 ? 'A' : '') + (w & 4 ? 'B' : '') + (w & 2 ? 'C' : '') + (w & 1 ? 'D' : '');
 
-  private phrase(): TsNode {
-    let left = this.unary();
-    for (;;) {
-      this.skip();
-      if (this.s[this.i] !== '<') return left;
-      const m = /^<(-|\d+)>/.exec(this.s.slice(this.i));
-      if (!m) this.fail('malformed phrase operator');
-      const distance = m[1] === '-' ? 1 : Number(m[1]);
-      if (distance > MAX_DISTANCE) this.fail(`distance in phrase operator must be at most ${MAX_DISTANCE}`);
-      this.i += m[0].length;
-      left = { type: 'phrase', distance, left, right: this.unary() };
-    }
-  }
-
-  private unary(): TsNode {
-    this.skip();
-    const c = this.s[this.i];
-    if (c === undefined) this.fail('unexpected end of query');
-    if (c === '!') {
-      this.i++;
-      return { type: 'not', arg: this.unary() };
-    }
-    if (c === '(') {
-      this.i++;
-      const inner = this.or();
-      this.skip();
-      if (this.s[this.i] !== ')') this.fail('missing ")"');
-      this.i++;
-      return inner;
-    }
-    return this.operand();
-  }
-
-  private operand(): TsNode {
-    let value = '';
-    if (this.s[this.i] === "'") {
-      this.i++;
-      for (;;) {
-        const c = this.s[this.i];
-        if (c === undefined) this.fail('unterminated quoted lexeme');
-        if (c === '\\') {
-          const next = this.s[this.i + 1];
-          if (next === undefined) this.fail('unterminated escape');
-          value += next;
-          this.i += 2;
-        } else if (c === "'") {
-          if (this.s[this.i + 1] === "'") {
-            value += "'";
-            this.i += 2;
-          } else {
-            this.i++;
-            break;
-          }
-        } else {
-          value += c;
-          this.i++;
-        }
-      }
-    } else {
-      while (this.i < this.s.length) {
-        const c = this.s[this.i]!;
-        if (c === '\\') {
-          const next = this.s[this.i + 1];
-          if (next === undefined) this.fail('unterminated escape');
-          value += next;
-          this.i += 2;
-        } else if (SPECIAL.has(c) || /\s/.test(c)) {
-          break;
-        } else {
-          value += c;
-          this.i++;
-        }
-      }
-    }
-    if (value.trim() === '') this.fail('empty lexeme');
-    let prefix = false;
-    let weights = '';
-    if (this.s[this.i] === ':') {
-      this.i++;
-      const start = this.i;
-      while (this.i < this.s.length && /[*abcdABCD]/.test(this.s[this.i]!)) {
-        const c = this.s[this.i]!;
-        if (c === '*') prefix = true;
-        else weights += c.toUpperCase();
-        this.i++;
-      }
-      if (this.i === start) this.fail('expected weight or "*" after ":"');
-    }
-    return { type: 'lexeme', value, prefix, weights };
+function toNode(s: TsQuerySyntax): TsNode {
+  switch (s.type) {
+    case 'operand':
+      return { type: 'lexeme', value: s.text, prefix: s.prefix, weights: weightLetters(s.weight) };
+    case 'not':
+      return { type: 'not', arg: toNode(s.arg) };
+    case 'phrase':
+      return { type: 'phrase', distance: s.distance, left: toNode(s.left), right: toNode(s.right) };
+    default:
+      return { type: s.type, left: toNode(s.left), right: toNode(s.right) };
   }
 }
 
 export function parseTsQuery(input: string): TsParseResult {
-  if (input.trim() === '') return { ok: false, error: 'text-search query does not contain lexemes', position: 0 };
-  try {
-    return { ok: true, ast: new Parser(input).parse() };
-  } catch (e) {
-    if (e instanceof TsSyntaxError) return { ok: false, error: e.message, position: e.position };
-    throw e;
-  }
+  const r = toTsQuery(input);
+  if (!r.ok) return { ok: false, error: r.error.reason, position: r.error.position, message: r.error.message };
+  return { ok: true, ast: r.syntax ? toNode(r.syntax) : null, normalized: tsqueryToString(r.query), ...(r.notice ? { notice: r.notice } : {}) };
 }
 
+/** Whether PostgreSQL accepts the query (`to_tsquery('simple', query)` raises no error). */
 export function isValidTsQuery(input: string): boolean {
-  return parseTsQuery(input).ok;
+  return toTsQuery(input).ok;
 }

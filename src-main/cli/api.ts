@@ -9,6 +9,7 @@ import { isUuid } from '../../src-shared/ids';
 import { secretsFileFor } from '../config/secrets';
 import { ROUTE_PREFIX } from '../server/addresses';
 import { CliError, UsageError } from './errors';
+import { defaultDbFile } from '../config/paths';
 import { DB_HELP, existingDb, intIn } from './options';
 import { readReady } from './ready';
 
@@ -116,11 +117,18 @@ export function apiCommand() {
 The answer is printed as the server sent it (indented when stdout is a terminal). A non-2xx
 answer is printed too, and the command exits 1 after saying its status on stderr.
 
-Examples:
-  radar-console api /data/public/api/v1/incidents?status=in,new&per_page=5
-  radar-console api POST /cruddy/v2/findings/search --data '{"filters":[],"limit":5}'
-  radar-console api PUT /data/public/api/v1/incidents/update/status --data @change.json
-  radar-console api GET /data/public/api/v1/findings?per_page=1 --all-instances`,
+Which server: the one \`radar-console serve\` runs for --db (without --db, for the default
+database:
+  ${defaultDbFile()})
+found from the file \`serve\` writes beside the database and called with the key kept there;
+or --url / --port with --api-key (or RADAR_API_KEY).
+
+Examples (each calls the server of the default database; add --db FILE for another's):
+  radar-console api '/data/public/api/v1/incidents?status=in,new&per_page=5'
+  radar-console api POST /cruddy/v2/findings/group --data '{"group_field": "type"}'
+  radar-console api POST /cruddy/v2/rules/search --data '{"include_fields": ["id", "name"], "exclude_fields": [], "filters": [], "ordering": [], "virtual_search": {"value": "", "strict": false}, "extension_params": {"chidlrens_all": false, "parents_all": false}, "relations": [], "limit": 5, "offset": 0}'
+  echo '{"group_field": "status"}' | radar-console api POST /cruddy/v2/service_asset_findings/group --data @-
+  radar-console api '/data/public/api/v1/findings?per_page=1' --all-instances`,
     )
     .action(async (first, second, opts) => {
       let method: Method;

@@ -4,9 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from '@commander-js/extra-typings';
 import { ApiError } from '../../src-shared/errors';
-import { CSV_DELIMITERS, EXPORT_FORMATS } from '../../src-shared/choices';
+import { CSV_HEADERS, EXPORT_FORMATS } from '../../src-shared/choices';
 import type { ExportSearch } from '../../src-shared/schemas/transfer';
 import { UsageError } from './errors';
+import { delimiterOf } from './options';
 import { localTarget } from './target';
 
 function searchFlag(raw: string, exportSearchSchema: typeof import('../../src-shared/schemas/transfer').exportSearchSchema): ExportSearch {
@@ -32,12 +33,6 @@ function searchFlag(raw: string, exportSearchSchema: typeof import('../../src-sh
   return res.data;
 }
 
-const delimiterOf = (value: string): string => {
-  const d = value === 'tab' || value === '\\t' ? '\t' : value;
-  if (!(CSV_DELIMITERS as readonly string[]).includes(d)) throw new UsageError('--delimiter must be , ; or tab');
-  return d;
-};
-
 export function exportCommand() {
   return new Command('export')
     .description('export a list or a search result')
@@ -51,7 +46,15 @@ export function exportCommand() {
     .option('--columns <a,b,c>', 'fields to export, in this order (default: all)')
     .option('--delimiter <c>', 'CSV separator: , ; or tab (default ,)')
     .option('--no-bom', 'CSV without the UTF-8 byte-order mark')
-    .option('--with-references', 'each record carries the records it refers to (an incident its finding type and asset), so the file imports into a fresh database')
+    .addOption(
+      new Option('--headers <names>', "CSV header row: the fields' API names (fields), or the console's column names in English (en) or Russian (ru); import reads each back (default: fields)").choices(
+        CSV_HEADERS,
+      ),
+    )
+    .option(
+      '--with-references',
+      'each record carries the records it refers to (an incident its finding type, asset and last occurrence), so the file imports into a fresh database; records that refer to it (its other occurrences, status changes, messages) are not references: the summary says how many it leaves out',
+    )
     .option('--with-names', 'beside each id shown as a name (asset, finding type, group, owner), a column with that name (service_asset_name, finding_title, group_name, user_short_name)')
     .action(async (opts) => {
       const [{ prepareExport }, { cancellable, fmt, Progress, secs, transferFailure }, { exportSearchSchema }] = await Promise.all([
@@ -76,6 +79,7 @@ export function exportCommand() {
             .filter(Boolean),
           delimiter,
           bom: opts.bom,
+          headers: opts.headers,
           withReferences: !!opts.withReferences,
           withNames: !!opts.withNames,
         });
@@ -119,7 +123,27 @@ export function exportCommand() {
       }
       const ms = performance.now() - t0;
       process.stderr.write(
-        `radar-console: exported ${fmt(rows)} ${ex.resource} records (of ${fmt(ex.total)} matching) as ${opts.format} to ${toStdout ? 'stdout' : outFile} in ${secs(ms)} (${fmt(rows / Math.max(0.001, ms / 1000))} rows/s)\n`,
+        `radar-console: exported ${fmt(rows)} ${ex.name} (of ${fmt(ex.total)} matching) as ${opts.format} to ${toStdout ? 'stdout' : outFile} in ${secs(ms)} (${fmt(rows / Math.max(0.001, ms / 1000))} rows/s)\n`,
       );
+      if (ex.references) for (const line of referenceLines(ex.name, ex.references, opts.filter !== undefined || opts.query !== undefined)) process.stderr.write(`radar-console: ${line}\n`);
     });
+}
+
+/** What --with-references brought and what it left out, and why. */
+function referenceLines(name: string, refs: import('../transfer/export').ReferenceReport, filtered: boolean): string[] {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const lines: string[] = [];
+  if (refs.carried.length) lines.push(`with references: along with these ${name} came ${refs.carried.map((c) => `${n(c.records)} ${c.resource} (${c.relation})`).join(', ')}`);
+  if (refs.left.length) {
+    const kinds = [...new Set(refs.left.map((l) => l.resource))];
+    const fields = [...new Set(refs.left.map((l) => l.field))];
+    const what = refs.left.map((l) => `${n(l.records)} ${refs.carried.some((c) => c.resource === l.resource) ? 'more ' : ''}${l.resource}`).join(', ');
+    lines.push(
+      `left out: ${what}: they refer to these ${name} (${fields.join(', ')}) rather than being referred to, so they are not references; to have them too, ` +
+        (filtered
+          ? `export ${kinds.join(', ')} with a search of their own on ${fields.join(', ')} and import the files together`
+          : `export them as well (${kinds.map((k) => `--resource ${k}`).join(', ')}) and import the files together`),
+    );
+  }
+  return lines;
 }

@@ -1,17 +1,21 @@
 // `radar-console import`: files into a local database, all or nothing.
 import fs from 'node:fs';
-import { Command } from '@commander-js/extra-typings';
+import { Command, Option } from '@commander-js/extra-typings';
+import { CSV_ENCODINGS } from '../../src-shared/choices';
+import { dbFileOf, delimiterOf } from './options';
 import { localTarget } from './target';
 import { UsageError } from './errors';
 
 export function importCommand() {
   return new Command('import')
     .description('import files into a local database (all or nothing); prints the summary as JSON')
-    .argument('<path...>', '.json (public page, v2 search answer, routing envelope, array, export bundle), .ndjson/.jsonl, a folder of them, or a .zip')
+    .argument('<path...>', '.json (public page, v2 search answer, routing envelope, array, export bundle), .ndjson/.jsonl, .csv (header row of field names or the console\'s column names), a folder of them, or a .zip')
     .option('--db <file>', 'target database, created when missing (default: the main database)')
     .option('--instance <id|name>', 'a local instance of the main database --db instead')
     .option('--kind <resource>', 'resource of the records, when their fields cannot tell it')
-    .option('--ignore-unknown', 'skip fields the registry does not know instead of refusing the file')
+    .option('--ignore-unknown', 'skip fields (and CSV columns) the registry does not know, counted in the summary, instead of refusing the file')
+    .option('--delimiter <c>', 'CSV separator: , ; or tab (default: the one the header row holds most of)')
+    .addOption(new Option('--encoding <name>', 'CSV text encoding (default: UTF-8 with a byte-order mark or when the text is UTF-8, else windows-1251)').choices(CSV_ENCODINGS))
     .option('--strict-references', 'refuse optional references to missing records instead of clearing them')
     .option('--as-changes', 'into a snapshot of a platform: the records created or changed are changes to push (sync push)')
     .action(async (paths, opts) => {
@@ -22,7 +26,18 @@ export function importCommand() {
         throw new UsageError((e as Error).message);
       }
       for (const p of paths) if (!fs.existsSync(p)) throw new UsageError(`${p}: no such file or folder`);
+      const delimiter = opts.delimiter === undefined ? undefined : delimiterOf(opts.delimiter);
       const target = await localTarget(opts, { create: true });
+      // The import's own flags, for the commands a refusal suggests (they run as printed).
+      const flags = [
+        ...(opts.instance !== undefined ? ['--instance', opts.instance, '--db', dbFileOf(opts.db)] : ['--db', target]),
+        ...(opts.kind !== undefined ? ['--kind', opts.kind] : []),
+        ...(opts.ignoreUnknown ? ['--ignore-unknown'] : []),
+        ...(opts.strictReferences ? ['--strict-references'] : []),
+        ...(opts.asChanges ? ['--as-changes'] : []),
+        ...(opts.delimiter !== undefined ? ['--delimiter', opts.delimiter] : []),
+        ...(opts.encoding !== undefined ? ['--encoding', opts.encoding] : []),
+      ];
       const bar = new Progress('records');
       let summary;
       try {
@@ -32,6 +47,9 @@ export function importCommand() {
             ignoreUnknown: !!opts.ignoreUnknown,
             strictReferences: !!opts.strictReferences,
             recordChanges: !!opts.asChanges,
+            delimiter,
+            encoding: opts.encoding,
+            invocation: { flags, paths },
             signal,
             onProgress: (p) => {
               const total = p.totalBytes ?? Math.max(p.bytes, 1);

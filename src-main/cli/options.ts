@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError } from '@commander-js/extra-typings';
+import { CSV_DELIMITERS } from '../../src-shared/choices';
 import { isUuid } from '../../src-shared/ids';
 import { defaultDbFile } from '../config/paths';
 import { CliError, UsageError } from './errors';
@@ -49,3 +50,10 @@ export function readKeyFile(file: string, flag: string): string {
   if (!key) throw new UsageError(`${flag} ${file} is empty`);
   return key;
 }
+
+/** A CSV delimiter flag: , ; or tab (also written \\t). */
+export const delimiterOf = (value: string): string => {
+  const d = value === 'tab' || value === '\\t' ? '\t' : value;
+  if (!(CSV_DELIMITERS as readonly string[]).includes(d)) throw new UsageError('--delimiter must be , ; or tab');
+  return d;
+};

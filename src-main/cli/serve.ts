@@ -1,6 +1,7 @@
 // `radar-console serve`: the local platform server, headless (scripts, tests, the console in a
 // browser). Prints one ready line on stdout once both ports listen; logs (--log) go to stderr.
 import { Command, Option } from '@commander-js/extra-typings';
+import { consoleAddress } from '../server/addresses';
 import { UsageError } from './errors';
 import { DB_HELP, dbFileOf, intIn } from './options';
 import { removeReady, writeReady } from './ready';
@@ -29,6 +30,8 @@ export function serveCommand() {
       `
 When ready it prints one line on stdout:
   radar-console ready {"main":"http://127.0.0.1:9000","routing":"http://127.0.0.1:9009","db":"...","apiKey":"..."}
+and on stderr the console's address with the key, on a line of its own:
+  http://127.0.0.1:9000/#key=...
 and keeps running until SIGINT or SIGTERM.`,
     )
     .action(async (opts) => {
@@ -51,7 +54,9 @@ and keeps running until SIGINT or SIGTERM.`,
           writeReady(db, { main: ready.main, routing: ready.routing, pid: process.pid, started_at: new Date().toISOString(), key: given === undefined ? 'stored' : 'given' });
         }
         process.stdout.write(`radar-console ready ${JSON.stringify(ready)}\n`);
-        process.stderr.write(`radar-console: the console is at ${ready.main}/ (open ${ready.main}/#key=<apiKey> to sign in at once)\n`);
+        // stdout carries the ready line alone; the console's address, signed in with this
+        // server's key, goes to stderr on a line of its own (to open or copy as it is).
+        process.stderr.write(`radar-console: open the console, signed in with this server's key:\n${consoleAddress(ready.main, ready.apiKey)}\n`);
       };
       const { startServer } = await import('../server/start');
       const starting = startServer({

@@ -15,9 +15,9 @@ import { localTarget } from './target';
 export const SYNC_EXIT = { busy: 3, conflicts: 4, failed: 8 } as const;
 
 const EXIT_HELP = `
-Exit codes: 0 done (nothing left but changes still to push); 1 stopped or refused (the origin
-unreachable, silent, answering 5xx or refusing the key, not a snapshot: nothing is lost, run it
-again); 2 usage error;
+Exit codes: 0 done (nothing left but changes still to push; \`status\` only reports, and exits 0
+whatever is left unless --check); 1 stopped or refused (the origin unreachable, silent, answering
+5xx or refusing the key, not a snapshot: nothing is lost, run it again); 2 usage error;
 3 another push or pull of this snapshot is running; 4 conflicts left; 8 failed changes left;
 12 both; 130 cancelled (Ctrl-C).`;
 
@@ -90,6 +90,7 @@ function statusCommand() {
   return sub('status', 'the origin, the counts, and the changes waiting (oldest first)')
     .addOption(new Option('--state <state>', 'only entries in this state').choices(ENTRY_STATES))
     .option('--limit <n>', 'entries to list (default 50)', intIn(1, 100_000))
+    .option('--check', 'exit 4 when conflicts are left, 8 when failed changes are, 12 for both (without it: 0, the report says what is left)')
     .action((opts) =>
       withSnapshot(opts, async (t, { counts, views, rowsOf, countOf, hasOriginKey }) => {
         const o = t.origin();
@@ -105,7 +106,8 @@ function statusCommand() {
           for (const e of items) process.stdout.write(`${entryLine(e)}\n`);
           if (total > items.length) process.stdout.write(`  ... and ${fmt(total - items.length)} more (--limit N)\n`);
         }
-        exitWith(leftCode(c));
+        // A report: conflicts and failed changes are in it (text and --json); --check makes them the exit code.
+        if (opts.check) exitWith(leftCode(c));
       }),
     );
 }

@@ -7,6 +7,7 @@
 import { app, BrowserWindow, ipcMain, nativeTheme, safeStorage, session, shell, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import crypto from 'node:crypto';
 import path from 'node:path';
+import { consoleAddress } from '../server/addresses';
 import { startServer, type RunningServer } from '../server/start';
 import { CSP } from '../server/static';
 import { applyMenu } from './menu';
@@ -165,6 +166,8 @@ if (!app.requestSingleInstanceLock()) {
       if (items) applyMenu(win, items, new Set(items.map((i) => i.id)));
     });
     await createWindow();
+    // The window is signed in through the preload; the same console opens signed in in a browser too.
+    process.stderr.write(`radar-console: the desktop app is open; the same console in a browser, signed in:\n${consoleAddress(server.main, sessionKey)}\n`);
   });
   app.on('window-all-closed', () => app.quit());
   app.on('will-quit', () => {

@@ -20,6 +20,7 @@ import type { OCCURRENCE_EVENT_TYPES } from '../../src-shared/resources/occurren
 import type { WriteBody } from '../../src-shared/schemas/resource';
 import { LOCAL_USER_ID, shortNameOf } from '../../src-shared/schemas/people';
 import { microsToTs } from '../../src-shared/time';
+import { toTsVector, tsvectorToString } from '../../src-shared/textsearch';
 import { q } from './sql';
 import type { Store } from './store';
 
@@ -315,10 +316,9 @@ const SOFTWARE: readonly SoftwareSpec[] = [
   win('qbittorrent', 'qBittorrent', '4.6.5', 'The qBittorrent project', 'qBittorrent', 'BitTorrent-клиент', 'unw'),
 ];
 
-/** A PostgreSQL-style tsvector text of a package name ('openssh':1 'server':2). */
-function tsvectorOf(name: string): string {
-  const words = name.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-  return words.map((w, i) => `'${w}':${i + 1}`).join(' ');
+/** The tsvector PostgreSQL stores for a package: to_tsvector('simple', name and display name). */
+function tsvectorOf(text: string): string {
+  return tsvectorToString(toTsVector(text));
 }
 
 // ---------------------------------------------------------------- assets

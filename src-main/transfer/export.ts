@@ -9,16 +9,20 @@
 // number of matches, counted first. JSON is written one record per line, so a text editor and
 // the importer both report useful line numbers.
 //
-// CSV: a header row of the columns; null is an empty cell; booleans are true / false; numbers
-// as JSON writes them; objects and arrays (json fields, loaded relations, _relations) as compact
-// JSON text in one cell; a text cell starting with = + - @ or a tab is prefixed with ' so that
-// spreadsheets do not run it as a formula; UTF-8 with a byte-order mark unless bom is false.
+// CSV: a header row of the columns (the fields' API names, or the console's column names in
+// English or Russian); null is an empty cell and the empty string "" (so an import tells them
+// apart); booleans are true / false; numbers as JSON writes them; objects and arrays (json
+// fields, loaded relations, _relations) as compact JSON text in one cell; a text cell starting
+// with = + - @ or a tab (after any apostrophes) is prefixed with ' so that spreadsheets do not
+// run it as a formula; UTF-8 with a byte-order mark unless bom is false. The import (csv.ts)
+// reads all of it back to equal records.
 import type Database from 'better-sqlite3';
 import { stringify as csvStringify } from 'csv-stringify/sync';
+import type { CsvHeaders } from '../../src-shared/choices';
 import { badRequest } from '../../src-shared/errors';
 import { PUBLIC_ENTITIES, publicResource, type PublicEntity } from '../../src-shared/public/entities';
 import { parseStandardQuery, StandardQueryError } from '../../src-shared/public/standard-filters';
-import { fieldOf, type FieldInfo, type ResourceDef } from '../../src-shared/resources/index';
+import { fieldOf, getResource, relationsOf, type FieldInfo, type ResourceDef } from '../../src-shared/resources/index';
 import { nameColumns, WITH_NAMES, withNameFields, type NameColumn } from '../../src-shared/resources/names';
 import { emptySearch, type SearchRequest } from '../../src-shared/schemas/search';
 import type { ExportFormat, ExportSearch } from '../../src-shared/schemas/transfer';
@@ -30,6 +34,7 @@ import { countPlan } from '../store/query/run';
 import { q } from '../store/sql';
 import { Store } from '../store/store';
 import { CancelledError } from './errors';
+import { headerOf } from './headers';
 import { kindByName } from './kinds';
 
 export interface ExportSpec {
@@ -43,6 +48,8 @@ export interface ExportSpec {
   columns?: readonly string[];
   delimiter?: string;
   bom?: boolean;
+  /** CSV: the header row's names (default: the fields' API names). */
+  headers?: CsvHeaders;
   /** Base URL for the public records' front_link (omitted without one). */
   frontLinkBase?: string;
   /**
@@ -81,12 +88,29 @@ export function referenceRelations(r: ResourceDef): string[] {
 const withRefs = (r: ResourceDef, load: readonly string[], spec: ExportSpec): string[] =>
   spec.withReferences ? [...new Set([...load, ...referenceRelations(r)])] : [...load];
 
+/** What an export with its references carries beside its records, and what it leaves out. */
+export interface ReferenceReport {
+  /** Each relation loaded: the records it brings (distinct). */
+  carried: { relation: string; resource: string; records: number }[];
+  /**
+   * Records of other resources that refer to the exported ones (an incident's occurrences,
+   * status changes, messages): not references of theirs, so not in the file; those a carried
+   * relation brings anyway (each incident's last occurrence) are not counted.
+   */
+  left: { relation: string; resource: string; field: string; records: number }[];
+}
+
 export interface PreparedExport {
   total: number;
   /** Rows this export writes (total, or the page asked for). */
   rows: number;
   shape: 'v2' | 'public';
+  /** The resource's own name (service_asset_findings). */
   resource: string;
+  /** The name it was asked for (incidents, serviceAssets, or the resource's own). */
+  name: string;
+  /** With references: what they carry and what they leave out; null otherwise. */
+  references: ReferenceReport | null;
   filename: string;
   contentType: string;
   /** The text, in pieces of about 256 KiB; ends the read transaction when done or abandoned. */
@@ -106,19 +130,23 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
 };
 
-/** A text cell a spreadsheet would run as a formula gets a leading apostrophe. */
-const FORMULA = /^[=+\-@\t\r]/;
+/**
+ * A text cell a spreadsheet would run as a formula gets a leading apostrophe; so does one that
+ * already starts with apostrophes before such a character, so that the import, which takes one
+ * off, reads every text back as it was.
+ */
+const FORMULA = /^'*[=+\-@\t\r]/;
 
-/** One CSV cell (see the rules at the top of this file). */
-export function csvCell(v: unknown): string {
-  if (v === null || v === undefined) return '';
+/** One CSV cell (see the rules at the top of this file): null for an empty cell, '' for an empty text (written ""). */
+export function csvCell(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
   switch (typeof v) {
     case 'string':
       return FORMULA.test(v) ? `'${v}` : v;
     case 'boolean':
       return v ? 'true' : 'false';
     case 'number':
-      return Number.isFinite(v) ? String(v) : '';
+      return Number.isFinite(v) ? String(v) : null;
     case 'bigint':
       return v.toString();
     default:
@@ -251,6 +279,7 @@ function checkedPlan(spec: ExportSpec) {
   if (spec.withNames) columns = placeNames(columns, nameColumns(plan.r).filter((n) => allColumns.includes(n.name)));
   if (spec.delimiter !== undefined && spec.delimiter.length !== 1) throw badRequest('delimiter should be one character');
   if (spec.withReferences && spec.format === 'csv') throw badRequest('records with their references are exported as json or ndjson, not csv');
+  if (spec.headers !== undefined && spec.headers !== 'fields' && spec.format !== 'csv') throw badRequest('headers applies to csv exports only');
   return { plan, linkable, allColumns, columns };
 }
 
@@ -264,7 +293,8 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
   const ext = spec.format;
   // The resource's own name (a plan with names reads it under another).
   const own = plan.r.name.endsWith(WITH_NAMES) ? plan.r.name.slice(0, -WITH_NAMES.length) : plan.r.name;
-  const name = plan.entity?.path ?? own;
+  // Named as asked (incidents, not service_asset_findings), in messages and the file name.
+  const name = plan.entity?.path ?? (kindByName(spec.resource)?.name === own ? spec.resource.trim() : own);
   const { db } = openDatabase(dbFile, { readonly: true, create: false });
   const store = new Store(db);
   let open = true;
@@ -296,6 +326,15 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
     throw e;
   }
   const rows = plan.limit === null ? Math.max(0, total - plan.offset) : Math.max(0, Math.min(plan.limit, total - plan.offset));
+  let references: ReferenceReport | null = null;
+  if (spec.withReferences) {
+    try {
+      references = referenceReport(db, plan, selected);
+    } catch (e) {
+      close();
+      throw e;
+    }
+  }
   const linkBase = linkable ? `${spec.frontLinkBase}/#/${plan.entity!.link}/` : '';
 
   async function* chunks(signal?: AbortSignal, onRows?: (n: number) => void): AsyncGenerator<Buffer> {
@@ -324,7 +363,10 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
       let pending: Record<string, unknown>[] = [];
       let pendingRaw: Record<string, unknown>[] = [];
       const delimiter = spec.delimiter ?? ',';
-      if (spec.format === 'csv') pushText(csvStringify([columns], { delimiter, bom: spec.bom !== false }));
+      if (spec.format === 'csv') {
+        const base = getResource(own.startsWith('public:') ? plan.entity!.resource : own);
+        pushText(csvStringify([columns.map((c) => headerOf(base, c, spec.headers ?? 'fields'))], { delimiter, bom: spec.bom !== false }));
+      }
       const writeRecord = (rec: Record<string, unknown>): string => {
         if (columns === allColumns && !spec.columns) return JSON.stringify(rec);
         const o: Record<string, unknown> = {};
@@ -351,7 +393,8 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
           pushText(
             csvStringify(
               pending.map((rec) => columns.map((c) => csvCell(rec[c]))),
-              { delimiter },
+              // Only the empty text is quoted empty: null stays an empty cell.
+              { delimiter, quoted_match: /^$/ },
             ),
           );
         } else {
@@ -394,9 +437,52 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
     rows,
     shape: plan.shape,
     resource: own.startsWith('public:') ? (plan.entity?.resource ?? own) : own,
+    name,
+    references,
     filename: `${name}-${stamp()}.${ext}`,
     contentType: CONTENT_TYPES[spec.format],
     chunks,
     close,
   };
+}
+
+/**
+ * What the references of an export's records bring, and what stays out: records of other kinds
+ * that refer to the exported ones. Counted in SQL over the export's own matches, in its read
+ * transaction.
+ */
+function referenceReport(db: Database.Database, plan: Plan, selected: readonly FieldInfo[]): ReferenceReport {
+  const has = (name: string) => selected.some((f) => f.name === name);
+  const matches = `(${plan.sql})`;
+  const one = (sql: string): number => (db.prepare(sql).pluck(true).get(...plan.params) as number) ?? 0;
+  const carried: ReferenceReport['carried'] = [];
+  const bringing = new Map<string, string[]>();
+  for (const name of plan.load) {
+    const rel = plan.r.relations![name]!;
+    if (rel.kind === 'hasMany' && has('id')) {
+      // Loaded lists come along whole (the public incident's occurrences).
+      const target = getResource(rel.target);
+      carried.push({ relation: name, resource: rel.target, records: one(`SELECT COUNT(*) FROM ${q(target.table)} x WHERE x.${q(rel.fk)} IN (SELECT p.id FROM ${matches} p)`) });
+      continue;
+    }
+    if (rel.kind !== 'belongsTo' || !has(rel.fk)) continue;
+    const target = getResource(rel.target);
+    const n = one(`SELECT COUNT(DISTINCT p.${q(rel.fk)}) FROM ${matches} p WHERE p.${q(rel.fk)} IN (SELECT x.id FROM ${q(target.table)} x)`);
+    carried.push({ relation: name, resource: rel.target, records: n });
+    bringing.set(rel.target, [...(bringing.get(rel.target) ?? []), rel.fk]);
+  }
+  const left: ReferenceReport['left'] = [];
+  if (has('id')) {
+    for (const [name, rel] of relationsOf(plan.r)) {
+      if (rel.kind !== 'hasMany' || plan.load.includes(name)) continue;
+      const target = getResource(rel.target);
+      // Those a carried relation brings anyway are not left out.
+      const brought = (bringing.get(rel.target) ?? []).map((fk) => ` AND x.id NOT IN (SELECT p.${q(fk)} FROM ${matches} p WHERE p.${q(fk)} IS NOT NULL)`).join('');
+      const sql = `SELECT COUNT(*) FROM ${q(target.table)} x WHERE x.${q(rel.fk)} IN (SELECT p.id FROM ${matches} p)${brought}`;
+      const params = [...plan.params, ...(bringing.get(rel.target) ?? []).flatMap(() => plan.params)];
+      const n = (db.prepare(sql).pluck(true).get(...params) as number) ?? 0;
+      if (n > 0) left.push({ relation: name, resource: rel.target, field: rel.fk, records: n });
+    }
+  }
+  return { carried, left };
 }

@@ -11,7 +11,7 @@ import type { ImportOptions, ImportProgress } from './import';
 export interface ImportJobInput {
   target: string;
   paths: string[];
-  opts: Pick<ImportOptions, 'kind' | 'ignoreUnknown' | 'strictReferences' | 'labels' | 'cacheKiB' | 'recordChanges'>;
+  opts: Pick<ImportOptions, 'kind' | 'ignoreUnknown' | 'strictReferences' | 'labels' | 'cacheKiB' | 'recordChanges' | 'delimiter' | 'encoding'>;
 }
 
 export type ParentMessage = { type: 'cancel' };

@@ -4,13 +4,15 @@
 // error rolls everything back: the database is left exactly as it was (a database created
 // for the import is removed).
 import fs from 'node:fs';
+import type { CsvEncoding } from '../../src-shared/choices';
 import type { ImportSummary } from '../../src-shared/schemas/transfer';
+import { isCsvFileName, readCsv } from './csv';
 import { TransferError } from './errors';
 import { detectKind, kindByName, kindFromFileName } from './kinds';
 import { readEntry, type Loc, type RecordSink } from './reader';
 import { ImportSession } from './session';
 import { openSources, type Entry } from './sources';
-import { planOf, type KindPlan } from './validate';
+import { planOf, type ImportInvocation, type KindPlan } from './validate';
 
 export interface ImportProgress {
   phase: 'reading' | 'indexing' | 'checking' | 'committing';
@@ -34,6 +36,11 @@ export interface ImportOptions {
   cacheKiB?: number;
   /** Into a snapshot: the records created or changed are changes to push (recorded in its outbox). */
   recordChanges?: boolean;
+  /** CSV files: the delimiter (`,` `;` tab) and the encoding, when detection is not what is wanted. */
+  delimiter?: string;
+  encoding?: CsvEncoding;
+  /** How the import was asked for on the command line (its refusals then suggest commands to run as printed). */
+  invocation?: ImportInvocation;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -72,6 +79,7 @@ export async function readInto(
         let plan = kinds.get(loc.stream);
         if (!plan) {
           if (override) plan = override;
+          else if (loc.resource) plan = planOf(loc.resource);
           else {
             const d = detectKind(value, hint ?? last?.r, !!opts.ignoreUnknown);
             if ('error' in d) throw new TransferError(d.error, loc.where());
@@ -86,6 +94,19 @@ export async function readInto(
       note: (message: string) => notes.push(message),
     };
     const before = session.records;
+    if (isCsvFileName(entry.name)) {
+      const res = await readCsv(entry, sink, {
+        delimiter: opts.delimiter,
+        encoding: opts.encoding,
+        kind: override?.r,
+        hint,
+        ignoreUnknown: opts.ignoreUnknown,
+        signal: opts.signal,
+        onBytes: opts.onBytes,
+      });
+      files.push({ file: entry.name, shape: res.shape, kinds: [...used], records: session.records - before, delimiter: res.delimiter, encoding: res.encoding });
+      continue;
+    }
     const res = await readEntry(entry, sink, { ndjson: /\.(ndjson|jsonl)$/i.test(entry.name), signal: opts.signal, onBytes: opts.onBytes });
     files.push({ file: entry.name, shape: res.shape, kinds: [...used], records: session.records - before });
   }
@@ -104,7 +125,13 @@ export async function importFiles(target: string, paths: readonly string[], opts
   let created = false;
   const notes: string[] = [];
   try {
-    session = new ImportSession(target, { ignoreUnknown: opts.ignoreUnknown, strictReferences: opts.strictReferences, cacheKiB: opts.cacheKiB, recordChanges: opts.recordChanges });
+    session = new ImportSession(target, {
+      ignoreUnknown: opts.ignoreUnknown,
+      strictReferences: opts.strictReferences,
+      cacheKiB: opts.cacheKiB,
+      recordChanges: opts.recordChanges,
+      invocation: opts.invocation,
+    });
     created = session.created;
     session.begin();
     let bytes = 0;

@@ -18,10 +18,11 @@ import type { Readable } from 'node:stream';
 import Assembler from 'stream-json/core/assembler.js';
 import { jsonParser, type Token } from 'stream-json/core/parser.js';
 import { JsonDepthError, MAX_JSON_DEPTH, parseJson } from '../../src-shared/json';
+import type { ResourceDef } from '../../src-shared/resources/index';
 import { CancelledError, TransferError, type Where } from './errors';
 import type { Entry } from './sources';
 
-export type Shape = 'public-page' | 'v2-search' | 'envelope' | 'array' | 'ndjson' | 'json-values';
+export type Shape = 'public-page' | 'v2-search' | 'envelope' | 'array' | 'ndjson' | 'json-values' | 'csv';
 
 /** Where the record being delivered sits; valid during the sink call only (it is reused). */
 export class Loc {
@@ -33,12 +34,13 @@ export class Loc {
   /** Records of one stream (one array, one NDJSON file) share a kind. */
   stream = 0;
   shape: Shape = 'array';
-  /** The records of this stream come from a page whose path names the kind (none for arrays). */
+  /** The resource of this stream's records when the reader knows it (a CSV file's, from its columns). */
+  resource: ResourceDef | undefined = undefined;
   constructor(readonly file: string) {}
 
   path(): string | undefined {
     if (this.shape === 'ndjson') return undefined;
-    if (this.shape === 'json-values') return `#${this.index + 1}`;
+    if (this.shape === 'json-values' || this.shape === 'csv') return `#${this.index + 1}`;
     return `${this.container}[${this.index}]`;
   }
 
@@ -211,7 +213,11 @@ export async function readEntry(entry: Entry, sink: RecordSink, opts: ReadOption
         ndjson = false;
       }
     } else if (!ndjson && c !== '[') {
-      throw new TransferError(`not JSON: the file starts with ${JSON.stringify(text.slice(0, 20))}`, { file: entry.name, line: origin.line, column: origin.col });
+      throw new TransferError(`not JSON: the file starts with ${JSON.stringify(text.slice(0, 20))} (a CSV file is read as CSV when its name ends in .csv)`, {
+        file: entry.name,
+        line: origin.line,
+        column: origin.col,
+      });
     }
     const rest = async function* (): AsyncGenerator<string> {
       yield* pieces;

@@ -31,7 +31,7 @@ import { beginChange, isTracked, type TrackedChange } from '../store/outbox';
 import { placeholders, q } from '../store/sql';
 import { Store } from '../store/store';
 import { CancelledError, TransferError, type Where } from './errors';
-import { checkField, fastTs, FieldInvalid, ID_RE, isMasked, missingReferencesMessage, planOf, type KindPlan, type MissingReference } from './validate';
+import { checkField, fastTs, FieldInvalid, ID_RE, isMasked, missingReferencesMessage, planOf, type ImportInvocation, type KindPlan, type MissingReference } from './validate';
 
 export interface Counts {
   inserted: number;
@@ -52,6 +52,8 @@ export interface SessionOptions {
    * the store's write path does. Rows are then written one by one.
    */
   recordChanges?: boolean;
+  /** How the import was asked for (its refusals suggest commands to run as printed). */
+  invocation?: ImportInvocation;
 }
 
 /** The outbox entries of an import that records its changes, written just before it commits. */
@@ -779,7 +781,7 @@ export class ImportSession {
     }
     if (missingRefs.length) {
       const first = missingRefs[0]!;
-      throw new TransferError(missingReferencesMessage(missingRefs), { record: first.from, id: first.id, field: first.field });
+      throw new TransferError(missingReferencesMessage(missingRefs, this.opts.invocation), { record: first.from, id: first.id, field: first.field });
     }
     for (const m of this.maybeUnchanged) {
       const row = this.db.prepare(`SELECT ${m.cols.map((c) => `${q(c)} IS NULL`).join(' AND ')} AS cleared FROM ${q(m.s.table)} WHERE id = ?`).get(m.id) as { cleared: number } | undefined;

@@ -1,4 +1,4 @@
-// What an import reads: a file, every data file of a folder, or every data file of a .zip
+// What an import reads: a file, every data file (JSON, NDJSON, CSV) of a folder, or every data file of a .zip
 // (entries streamed by yauzl, never extracted to disk). Each entry can be opened more than once
 // (the syntax-error locator reads a file again).
 import fs from 'node:fs';
@@ -21,7 +21,7 @@ export interface SourceSet {
   close(): Promise<void>;
 }
 
-const DATA_FILE = /\.(json|ndjson|jsonl)$/i;
+const DATA_FILE = /\.(json|ndjson|jsonl|csv|tsv)$/i;
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const EMPTY_ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
 
@@ -93,8 +93,8 @@ async function zipEntries(file: string, label: string): Promise<{ entries: Entry
 
 /**
  * The data files behind the paths given: a file as it is (a .zip is recognised by its
- * signature, whatever its name), a folder's *.json / *.ndjson / *.jsonl (recursively, in name
- * order), a .zip's entries of those types. `labels` names the paths in messages (uploads).
+ * signature, whatever its name), a folder's *.json / *.ndjson / *.jsonl / *.csv / *.tsv
+ * (recursively, in name order), a .zip's entries of those types. `labels` names the paths in messages (uploads).
  */
 export async function openSources(paths: readonly string[], labels: readonly (string | undefined)[] = []): Promise<SourceSet> {
   const entries: Entry[] = [];
@@ -114,13 +114,13 @@ export async function openSources(paths: readonly string[], labels: readonly (st
       }
       if (st.isDirectory()) {
         const files = walk(p);
-        if (!files.length) throw new TransferError('the folder holds no .json, .ndjson or .jsonl files', { file: label });
+        if (!files.length) throw new TransferError('the folder holds no .json, .ndjson, .jsonl or .csv files', { file: label });
         for (const f of files) entries.push(fileEntry(f, labels[i] ? path.join(label, path.relative(p, f)) : f));
       } else if (st.isFile()) {
         if (st.size >= 4 && isZipFile(p)) {
           const z = await zipEntries(p, label);
           closers.push(z.close);
-          if (!z.entries.length) throw new TransferError('the archive holds no .json, .ndjson or .jsonl files', { file: label });
+          if (!z.entries.length) throw new TransferError('the archive holds no .json, .ndjson, .jsonl or .csv files', { file: label });
           entries.push(...z.entries);
         } else {
           entries.push(fileEntry(p, label));

@@ -1,24 +1,41 @@
 // The typed client of the local API, built from the contract (src-shared/contract): every call
-// names an operation, its input is typed by the operation's schemas and its answer is checked
-// against the operation's answer schema (a mismatch throws, so a script never works on data the
-// contract does not describe). Runs wherever `fetch` does: Node 20, browsers, Electron.
+// names an operation, its input and answer are typed by the operation's schemas (the types are
+// generated from the same declarations: contract-types.ts), and its answer is checked against
+// the operation's answer schema at run time (a mismatch throws, so a script never works on data
+// the contract does not describe). Runs wherever `fetch` does: Node 20, browsers, Electron.
 //
-//   import { createClient } from 'radar-console/client';
+//   import { createClient } from 'radar-console';
 //   const radar = createClient({ url: 'http://127.0.0.1:9000', apiKey: process.env.RADAR_API_KEY });
 //   const { objects } = await radar.public.incidents({ status: 'in,new,assigned_customer', order: '-risklevel' });
 import type { z } from 'zod';
-import { consoleOperations, findOperation, namedOperations, publicOperations, resourceOperations, syncOperations, type OperationDef } from '../contract/index';
+import { findOperation, type OperationDef } from '../contract/index';
 import { fillPath, isMediaAnswer } from '../contract/operation';
 import type { IncidentStatus } from '../resources/fields';
 import { findResource } from '../resources/index';
-import { routedElementSchema, type RoutedElement } from '../schemas/routing';
+import { routedElementSchema } from '../schemas/routing';
 import type { SearchRequest } from '../schemas/search';
 import type { DiscardRequest, EntryStateName, ResolveRequest } from '../schemas/sync';
+import type { PublicQuery, ResourceName, ServiceAssetFindingDBFields } from './contract-types';
+import type { AnswerOf, CallArgs, CallInputOf, EmptySearch, OperationId, ResourceApi, RoutedElement } from './types';
 
 export type { OperationDef } from '../contract/operation';
-export type { RoutedElement } from '../schemas/routing';
-export type { SearchRequest } from '../schemas/search';
-export { emptySearch } from '../schemas/search';
+export type * from './contract-types';
+export type * from './types';
+
+/** A search request with every part empty (all records, the first page of `limit`); spread it and set the parts you need. */
+export function emptySearch(limit = 50, offset = 0): EmptySearch {
+  return {
+    include_fields: [],
+    exclude_fields: [],
+    filters: [],
+    ordering: [],
+    virtual_search: { value: '', strict: false },
+    extension_params: { chidlrens_all: false, parents_all: false },
+    relations: [],
+    limit,
+    offset,
+  };
+}
 
 export interface ClientOptions {
   /** The main port's base URL, e.g. `http://127.0.0.1:9000`; '' in a page served by it. */
@@ -61,23 +78,16 @@ export class ContractMismatchError extends Error {
   }
 }
 
-type Out<S> = S extends z.ZodType ? z.output<S> : unknown;
-type InOf<S> = S extends z.ZodType ? z.input<S> : never;
-
-/** The success answer of an operation (its first 2xx JSON answer). */
-export type AnswerOf<O extends OperationDef> = Out<
-  O['responses'] extends infer R ? (200 extends keyof R ? R[200] : 201 extends keyof R ? R[201] : 202 extends keyof R ? R[202] : unknown) : unknown
->;
-
-export interface CallInput<O extends OperationDef = OperationDef> {
+/** The input of a call of an operation chosen at run time (`radar.dynamic.call`). */
+export interface CallInput {
   params?: Record<string, string>;
   query?: string | Record<string, string | number | boolean | undefined | readonly (string | number)[]>;
   headers?: Record<string, string>;
-  body?: O['body'] extends z.ZodType ? InOf<O['body']> : unknown;
+  body?: unknown;
   signal?: AbortSignal;
 }
 
-/** A record of the data-management API: its fields by name (the resource's `_meta` lists them). */
+/** A record of a resource chosen at run time (`radar.dynamic.resource`): its fields by name (the resource's `_meta` lists them). */
 export type ApiRecord = { id: string } & Record<string, unknown>;
 export interface ApiPage {
   items: ApiRecord[];
@@ -138,16 +148,16 @@ export function createClient(o: ClientOptions) {
   }
 
   /** Calls one operation of the contract (by its declaration or its operationId). */
-  async function call<O extends OperationDef>(op: O | string, input: CallInput<O> = {}, target: Target = {}): Promise<AnswerOf<O>> {
-    const def = (typeof op === 'string' ? findOperation(op) : op) as OperationDef | undefined;
+  async function call(op: OperationDef | string, input: CallInput = {}, target: Target = {}): Promise<unknown> {
+    const def = typeof op === 'string' ? findOperation(op) : op;
     if (!def) throw new Error(`unknown operation ${String(op)}`);
-    const res = await send(def.method, fillPath(def.path, input.params), input as CallInput, target);
+    const res = await send(def.method, fillPath(def.path, input.params), input, target);
     if (res.status < 200 || res.status >= 300) throw new RadarApiError(res.status, errorText(res.body, `HTTP ${res.status}`), res.body, def.operationId);
     const schema = successSchema(def, res.status);
-    if (o.validate === false || !schema || !res.contentType.includes('json')) return res.body as AnswerOf<O>;
+    if (o.validate === false || !schema || !res.contentType.includes('json')) return res.body;
     const parsed = schema.safeParse(res.body);
     if (!parsed.success) throw new ContractMismatchError(def.operationId, parsed.error.issues);
-    return parsed.data as AnswerOf<O>;
+    return parsed.data;
   }
 
   /** Any path, unchecked: the answer as the server gave it (JSON parsed). */
@@ -172,92 +182,97 @@ export function createClient(o: ClientOptions) {
   }
 
   function on(target: Target) {
-    const c = <O extends OperationDef>(op: O, input: CallInput<O> = {}) => call(op, input, target);
+    /** An operation by its id, typed by it. */
+    const c = <K extends OperationId>(id: K, ...args: NoInfer<CallArgs<K>>): Promise<AnswerOf<K>> => call(id, (args as unknown[])[0] as CallInput | undefined, target) as Promise<AnswerOf<K>>;
 
-    /** The data-management API's operations on one resource (`/cruddy/v2/<name>/...`). */
-    function resource(name: string) {
+    /** The operations of one resource, for a name known only at run time (no types beyond the record's id). */
+    function dynamicResource(name: string) {
       const r = findResource(name);
       if (!r) throw new Error(`unknown resource ${name}`);
-      const ops = resourceOperations(r);
-      const named = namedOperations();
-      const pick = (key: string, fallback: OperationDef): OperationDef => {
-        const op = (named as Record<string, OperationDef | undefined>)[key];
-        return op?.tag === name ? op : fallback;
-      };
-      const search = name === 'engine_go_rules' ? named.engine_go_rules_search : ops.search;
+      const op = (verb: string) => `${name}.${verb}`;
+      const d = (id: string, input: CallInput = {}) => call(id, input, target);
       return {
-        search: (req: SearchRequest, opts: { signal?: AbortSignal } = {}) => c(search as typeof ops.search, { body: req, signal: opts.signal }) as Promise<ApiPage>,
+        search: (req: SearchRequest, opts: { signal?: AbortSignal } = {}) => d(op('search'), { body: req, signal: opts.signal }) as Promise<ApiPage>,
         get: (id: string, opts: { relations?: readonly string[]; signal?: AbortSignal } = {}) =>
-          c(ops.get, { params: { id }, query: opts.relations === undefined ? undefined : { relations: opts.relations.join(',') }, signal: opts.signal }) as Promise<ApiRecord>,
-        create: (body: Record<string, unknown>) => c(pick(`${name}_create`, ops.create) as typeof ops.create, { body }) as Promise<ApiRecord>,
-        update: (body: Record<string, unknown> & { id: string }) => c(pick(`${name}_update`, ops.update) as typeof ops.update, { body }) as Promise<ApiRecord>,
-        delete: (id: string) => c(ops.delete, { params: { id } }),
-        group: (group_field: string, filters?: SearchRequest['filters'], opts: { signal?: AbortSignal } = {}) => c(ops.group, { body: { group_field, filters }, signal: opts.signal }),
-        massCreate: (items: Record<string, unknown>[]) => c(ops.mass_create, { body: { items } }) as Promise<ApiPage>,
-        massDelete: (ids: string[]) => c(ops.mass_delete, { body: { ids } }),
-        massUpdate: (ids: string[], field: string, value: unknown) => c(ops.mass_update, { body: { ids, field, value } }),
-        massUpdateFields: (ids: string[], fields: Record<string, unknown>) => c(ops.mass_update, { body: { ids, fields } }),
-        deleteAll: (filters?: SearchRequest['filters']) => c(ops.delete_all, { body: filters ? { filters } : undefined }),
-        meta: () => c(ops.meta),
+          d(op('get'), { params: { id }, query: opts.relations === undefined ? undefined : { relations: opts.relations.join(',') }, signal: opts.signal }) as Promise<ApiRecord>,
+        create: (body: Record<string, unknown>) => d(op('create'), { body }) as Promise<ApiRecord>,
+        update: (body: Record<string, unknown> & { id: string }) => d(op('update'), { body }) as Promise<ApiRecord>,
+        delete: (id: string) => d(op('delete'), { params: { id } }) as Promise<{ id: string }>,
+        group: (group_field: string, filters?: SearchRequest['filters'], opts: { signal?: AbortSignal } = {}) =>
+          d(op('group'), { body: { group_field, filters }, signal: opts.signal }) as Promise<AnswerOf<'rules.group'>>,
+        massCreate: (items: Record<string, unknown>[]) => d(op('mass_create'), { body: { items } }) as Promise<ApiPage>,
+        massDelete: (ids: string[]) => d(op('mass_delete'), { body: { ids } }) as Promise<AnswerOf<'rules.mass_delete'>>,
+        massUpdate: (ids: string[], field: string, value: unknown) => d(op('mass_update'), { body: { ids, field, value } }) as Promise<AnswerOf<'rules.mass_update'>>,
+        massUpdateFields: (ids: string[], fields: Record<string, unknown>) => d(op('mass_update'), { body: { ids, fields } }) as Promise<AnswerOf<'rules.mass_update'>>,
+        deleteAll: (filters?: SearchRequest['filters']) => d(op('delete_all'), { body: filters ? { filters } : undefined }) as Promise<AnswerOf<'rules.delete_all'>>,
+        meta: () => d(op('meta')) as Promise<AnswerOf<'rules.meta'>>,
       };
     }
 
-    const pub = publicOperations();
-    const con = consoleOperations();
-    type Query = CallInput['query'];
+    /** The data-management API's operations on one resource (`/cruddy/v2/<name>/...`), typed by its declaration. */
+    function resource<R extends ResourceName>(name: R): ResourceApi<R> {
+      return dynamicResource(name) as unknown as ResourceApi<R>;
+    }
+
     return {
-      call: <O extends OperationDef>(op: O | string, input: CallInput<O> = {}) => call(op, input, target),
+      /** Calls any operation by its operationId (`service_asset_findings.search`, `cm.agents.apply_config`, ...): input and answer typed by it. */
+      call: c,
+      /** Any path, unchecked: the answer as the server gave it (JSON parsed). */
       request: (method: string, path: string, input: Omit<CallInput, 'params'> = {}) => request(method, path, input, target),
       resource,
+      /** Operations and resources named at run time (a console's views): checked by the contract at run time, not typed. */
+      dynamic: {
+        call: (op: OperationDef | string, input: CallInput = {}) => call(op, input, target),
+        resource: dynamicResource,
+      },
       /** Public API v1. */
       public: {
-        incidents: (query?: Query, signal?: AbortSignal) => c(pub.incidents_list, { query, signal }),
-        findings: (query?: Query, signal?: AbortSignal) => c(pub.findings_list, { query, signal }),
-        serviceAssets: (query?: Query, signal?: AbortSignal) => c(pub.service_assets_list, { query, signal }),
-        updateStatus: (id: string, status: IncidentStatus) => c(pub.update_status, { body: { id, status } }),
-        updateRisk: (id: string, risklevel: number) => c(pub.update_critical, { body: { id, risklevel } }),
+        incidents: (query?: PublicQuery<'incidents'> | string, signal?: AbortSignal) => c('public.incidents.list', { query, signal }),
+        findings: (query?: PublicQuery<'findings'> | string, signal?: AbortSignal) => c('public.findings.list', { query, signal }),
+        serviceAssets: (query?: PublicQuery<'serviceAssets'> | string, signal?: AbortSignal) => c('public.service_assets.list', { query, signal }),
+        updateStatus: (id: string, status: IncidentStatus) => c('public.incidents.update_status', { body: { id, status } }),
+        updateRisk: (id: string, risklevel: number) => c('public.incidents.update_critical', { body: { id, risklevel } }),
         /** Creates an incident from ServiceAssetFindingDBFields (upper camel case); answers its id. */
-        createIncident: async (fields: Record<string, unknown>): Promise<{ id: string }> => {
-          const answer = (await c(pub.create_incident, { body: { ServiceAssetFindingDBFields: fields } })) as { id: string } | RoutedElement[];
+        createIncident: async (fields: ServiceAssetFindingDBFields): Promise<{ id: string }> => {
+          const answer = await c('public.incidents.create', { body: { ServiceAssetFindingDBFields: fields } });
           return Array.isArray(answer) ? (answer[0]!.data as { id: string }) : answer;
         },
       },
       /** The master host's instance list (ids for `instance(id)`). */
-      instances: () => c(pub.instance_list),
+      instances: () => c('tenancy.instances.list'),
       /** Incident counts by status, risk band and time, for a standard query. */
-      stats: (query?: Query, signal?: AbortSignal) => c(con.stats, { query, signal }),
+      stats: (query?: CallInputOf<'console.stats.incidents'>['query'], signal?: AbortSignal) => c('console.stats.incidents', { query, signal }),
     };
   }
 
   const main = on({});
-  const con = consoleOperations();
-  const so = syncOperations();
   return {
     ...main,
-    /** The same calls on one instance (through the routing: `/console/v1/route` with PgrSelectedInstance). */
+    /** The same calls on one instance (through the routing: `/console/v1/route` with PgrSelectedInstance); answers unwrapped. */
     instance: (id: string) => on({ instance: id }),
+    /** The same call on every instance at once: one envelope element per instance (`data` holds its answer or its error). */
     fanOut,
     /** The console's own API. */
     console: {
-      instances: () => call(con.instances_list),
-      health: () => call(con.instances_health),
-      jobs: () => call(con.jobs_list),
-      job: (id: string, signal?: AbortSignal) => call(con.jobs_get, { params: { id }, signal }),
-      cancelJob: (id: string) => call(con.jobs_cancel, { params: { id } }),
+      instances: () => main.call('console.instances.list'),
+      health: () => main.call('console.instances.health'),
+      jobs: () => main.call('console.jobs.list'),
+      job: (id: string, signal?: AbortSignal) => main.call('console.jobs.get', { params: { id }, signal }),
+      cancelJob: (id: string) => main.call('console.jobs.cancel', { params: { id } }),
       /** Snapshots of a platform (by instance id or name): their outbox, push and pull, conflicts. */
       sync: {
-        instances: () => call(so.list),
-        status: (instance: string) => call(so.status, { params: { instance } }),
+        instances: () => main.call('console.sync.list'),
+        status: (instance: string) => main.call('console.sync.status', { params: { instance } }),
         entries: (instance: string, query: { state?: EntryStateName; resource?: string; record_id?: string; limit?: number; offset?: number } = {}) =>
-          call(so.entries, { params: { instance }, query }),
+          main.call('console.sync.entries', { params: { instance }, query }),
         /** Pushes and answers the summary once done (`dryRun`: what would be sent, nothing sent). */
         push: (instance: string, opts: { dryRun?: boolean; entries?: number[] } = {}) =>
-          call(so.push, { params: { instance }, query: { wait: '1' }, body: { ...(opts.dryRun ? { dry_run: true } : {}), ...(opts.entries ? { entries: opts.entries } : {}) } }),
+          main.call('console.sync.push', { params: { instance }, query: { wait: '1' }, body: { ...(opts.dryRun ? { dry_run: true } : {}), ...(opts.entries ? { entries: opts.entries } : {}) } }),
         /** Pulls and answers the summary once done. */
-        pull: (instance: string) => call(so.pull, { params: { instance }, query: { wait: '1' } }),
-        cancel: (instance: string) => call(so.cancel, { params: { instance } }),
-        resolve: (instance: string, req: ResolveRequest) => call(so.resolve, { params: { instance }, body: req }),
-        discard: (instance: string, req: DiscardRequest = {}) => call(so.discard, { params: { instance }, body: req }),
+        pull: (instance: string) => main.call('console.sync.pull', { params: { instance }, query: { wait: '1' } }),
+        cancel: (instance: string) => main.call('console.sync.cancel', { params: { instance } }),
+        resolve: (instance: string, req: ResolveRequest) => main.call('console.sync.resolve', { params: { instance }, body: req }),
+        discard: (instance: string, req: DiscardRequest = {}) => main.call('console.sync.discard', { params: { instance }, body: req }),
       },
     },
   };

@@ -8,9 +8,12 @@ import { envelopeOf } from '../schemas/routing';
 const ERROR_TEXTS: Record<number, string> = {
   400: 'Bad request: a parameter of the wrong type, a missing required one, or a value the operation refuses. `error` says which.',
   401: 'No credentials (`no auth header`) or wrong ones: send `PgrApiKey` or `Authorization: Bearer <JWT>`.',
+  403: 'Forbidden: the request names a Host that is not a loopback name.',
   404: 'Not found: the object (or instance) does not exist.',
   405: 'The path exists, but not with this method; `Allow` lists the methods it has.',
   409: 'Conflict: a unique value is taken or related records need this one; `extra.fields` names the fields.',
+  413: 'The body is larger than the server takes (see its limits).',
+  415: 'The body is of a media type the operation does not take.',
   500: 'Internal Server Error: no details are given.',
   502: 'The instance could not be reached.',
   503: 'The database is busy (an import is writing to it); try again shortly.',

@@ -34,11 +34,12 @@ const routed = (method: (typeof ROUTED_METHODS)[number]) =>
         ...(method === 'GET' || method === 'DELETE' ? {} : { body: z.unknown().optional().describe("the body of the instance's operation"), bodyRequired: false }),
       },
       {
-        params: () => z.object({ path: z.string().min(1).describe('a path of the main port without its leading slash; it may hold slashes') }),
+        params: () => z.object({ path: z.string().min(1).describe('a path of the main port without its leading slash; its slashes as they are or encoded (%2F, as one path parameter is sent)') }),
         headers: () => z.looseObject({ pgrselectedinstance: z.string().optional().meta({ format: 'uuid', description: 'the instance to call (from the instance list); absent: all of them' }) }),
         responses: () => ({
           200: z.array(routedElementSchema).describe('one element per instance asked'),
-          ...Object.fromEntries([400, 401, 404, 409, 500, 502, 504, 508].map((c) => [c, z.xor([errorAnswers(c)[c]!, z.array(routedElementSchema)]).describe(`${c}: the routing's own error, or the selected instance's answer in the envelope`)])),
+          // Any status an instance answers comes back in the envelope (a wrong method is its 405).
+          ...Object.fromEntries([400, 401, 403, 404, 405, 409, 413, 415, 500, 502, 503, 504, 508].map((c) => [c, z.xor([errorAnswers(c)[c]!, z.array(routedElementSchema)]).describe(`${c}: the routing's own error, or the selected instance's answer in the envelope`)])),
         }),
       },
     ),

@@ -15,7 +15,7 @@ import {
   scanResultSchema,
   serviceAssetUpdateSchema,
 } from '../schemas/named';
-import { partialRecordSchemaOf, recordSchemaOf } from '../schemas/resource';
+import { partialRecordSchemaOf, recordSchemaOf, relatedRecordSchemaOf } from '../schemas/resource';
 import { listSchema, searchRequestSchema } from '../schemas/search';
 import { errorAnswers, idParams } from './common';
 import type { GenericOp } from './resources';
@@ -46,7 +46,7 @@ const ruleUpdated = once(() =>
 const occurrenceCreated = once(() =>
   record('occurrences')
     .omit({ engine_go_results: true })
-    .extend({ engine_go_result: record('engine_go_results').nullable().describe('the correlation result of this occurrence, if any') })
+    .extend({ engine_go_result: relatedRecordSchemaOf(getResource('engine_go_results')).nullable().describe('the correlation result of this occurrence, if any') })
     .meta({ id: 'OccurrenceCreated', description: 'the created occurrence with its related data' }),
 );
 

@@ -251,6 +251,74 @@ function operationObject(w: SchemaWriter, op: OperationDef, servers: DocumentOpt
   return out;
 }
 
+const ANY_TYPE = ['null', 'boolean', 'string', 'number', 'array', 'object'] as const;
+const SUBSCHEMA_KEYS = ['items', 'additionalProperties', 'not', 'propertyNames', 'contains', 'unevaluatedProperties'] as const;
+const SUBSCHEMA_LISTS = ['prefixItems', 'anyOf', 'oneOf', 'allOf'] as const;
+const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs'] as const;
+
+/**
+ * Every schema of the document says its `type`: the types its alternatives allow (`anyOf` /
+ * `oneOf` of a nullable value), or every JSON type where any value goes (`{}`). The same
+ * meaning, written so that tools whose model wants a `type` on each schema (Scalar's reference
+ * among them) read the document without errors.
+ */
+function typeEverySchema(doc: JsonSchema): void {
+  const components = ((doc.components as JsonSchema | undefined)?.schemas ?? {}) as Record<string, JsonSchema>;
+  const inferring = new Set<JsonSchema>();
+  const typesOf = (s: unknown): Set<string> => {
+    if (s === true || s === undefined) return new Set(ANY_TYPE);
+    if (!s || typeof s !== 'object') return new Set();
+    const o = s as JsonSchema;
+    if (typeof o.type === 'string') return new Set([o.type]);
+    if (Array.isArray(o.type)) return new Set(o.type as string[]);
+    if (typeof o.$ref === 'string') {
+      const target = components[o.$ref.replace('#/components/schemas/', '')];
+      if (!target || inferring.has(target)) return new Set(ANY_TYPE);
+      inferring.add(target);
+      try {
+        return typesOf(target);
+      } finally {
+        inferring.delete(target);
+      }
+    }
+    if ('const' in o) return new Set([jsonType(o.const)]);
+    if (Array.isArray(o.enum)) return new Set(o.enum.map(jsonType));
+    const alternatives = (o.anyOf ?? o.oneOf) as unknown[] | undefined;
+    if (alternatives) return new Set(alternatives.flatMap((a) => [...typesOf(a)]));
+    if (Array.isArray(o.allOf) && o.allOf.length) return (o.allOf as unknown[]).map(typesOf).reduce((a, b) => new Set([...a].filter((t) => b.has(t) || (t === 'integer' && b.has('number')))));
+    return new Set(ANY_TYPE);
+  };
+  const visit = (s: unknown): void => {
+    if (!s || typeof s !== 'object' || Array.isArray(s)) return;
+    const o = s as JsonSchema;
+    for (const k of SUBSCHEMA_KEYS) {
+      const v = o[k];
+      if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0 && k === 'additionalProperties') o[k] = true;
+      else visit(v);
+    }
+    for (const k of SUBSCHEMA_LISTS) if (Array.isArray(o[k])) (o[k] as unknown[]).forEach(visit);
+    for (const k of SUBSCHEMA_MAPS) if (o[k] && typeof o[k] === 'object') Object.values(o[k] as object).forEach(visit);
+    if (o.type !== undefined || typeof o.$ref === 'string') return;
+    const types = [...typesOf(o)];
+    // integer is a number: where both are allowed, number says it.
+    const list = types.includes('number') ? types.filter((t) => t !== 'integer') : types;
+    o.type = list.length === 1 ? list[0] : ANY_TYPE.filter((t) => list.includes(t)).concat(list.includes('integer') ? ['integer' as never] : []);
+  };
+  Object.values(components).forEach(visit);
+  for (const item of Object.values(doc.paths as Record<string, Record<string, JsonSchema>>)) {
+    for (const op of Object.values(item)) {
+      for (const p of (op.parameters ?? []) as JsonSchema[]) visit(p.schema);
+      for (const c of Object.values(((op.requestBody as JsonSchema | undefined)?.content ?? {}) as Record<string, JsonSchema>)) visit(c.schema);
+      for (const r of Object.values((op.responses ?? {}) as Record<string, JsonSchema>)) {
+        for (const c of Object.values((r.content ?? {}) as Record<string, JsonSchema>)) visit(c.schema);
+        for (const h of Object.values((r.headers ?? {}) as Record<string, JsonSchema>)) visit(h.schema);
+      }
+    }
+  }
+}
+
+const jsonType = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v);
+
 /** The whole document. */
 export function openApiDocument(o: DocumentOptions): JsonSchema {
   const ops = operations();
@@ -285,5 +353,47 @@ export function openApiDocument(o: DocumentOptions): JsonSchema {
   };
   const { doc: filled, components } = w.finish(doc);
   (filled.components as JsonSchema).schemas = components;
+  typeEverySchema(filled);
+  shareAnswers(filled);
   return filled;
+}
+
+/**
+ * Answers many operations give alike (the error answers: the same description and body) are
+ * written once, under `components.responses`, and referred to: the document says the same in
+ * half the bytes, which tools read (and mock servers start) the faster for.
+ */
+function shareAnswers(doc: JsonSchema): void {
+  const ops = Object.values(doc.paths as Record<string, Record<string, JsonSchema>>).flatMap((item) => Object.values(item));
+  const seen = new Map<string, { status: string; count: number; answer: JsonSchema }>();
+  for (const op of ops) {
+    for (const [status, answer] of Object.entries(op.responses as Record<string, JsonSchema>)) {
+      if (/^2/.test(status)) continue;
+      const key = `${status} ${JSON.stringify(answer)}`;
+      const had = seen.get(key);
+      if (had) had.count++;
+      else seen.set(key, { status, count: 1, answer });
+    }
+  }
+  const names = new Map<string, string>();
+  const taken = new Set<string>();
+  const shared: Record<string, JsonSchema> = {};
+  for (const [key, { status, count, answer }] of [...seen].sort(([, a], [, b]) => b.count - a.count)) {
+    if (count < 3) continue;
+    const routed = JSON.stringify(answer).includes('#/components/schemas/RoutedAnswer');
+    const base = status === 'default' ? 'OtherError' : `${routed ? 'RoutedError' : 'Error'}${status}`;
+    let name = base;
+    for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
+    taken.add(name);
+    names.set(key, name);
+    shared[name] = answer;
+  }
+  for (const op of ops) {
+    const responses = op.responses as Record<string, JsonSchema>;
+    for (const [status, answer] of Object.entries(responses)) {
+      const name = names.get(`${status} ${JSON.stringify(answer)}`);
+      if (name) responses[status] = { $ref: `#/components/responses/${name}` };
+    }
+  }
+  (doc.components as JsonSchema).responses = sortKeys(shared);
 }

@@ -96,11 +96,11 @@ function cached<T extends z.ZodType>(key: string, make: () => T): T {
 export type WriteBody = Record<string, unknown> & { id?: string; _relations?: Record<string, string[] | undefined> };
 
 export function createSchemaOf(r: ResourceDef): z.ZodType<WriteBody> {
-  return cached(`${r.name}:create`, () => z.strictObject(writeShape(r, 'create')).describe(`New ${r.title.en} record`)) as z.ZodType<WriteBody>;
+  return cached(`${r.name}:create`, () => z.strictObject(writeShape(r, 'create')).meta({ id: `${recordSchemaId(r)}Create`, description: `New ${r.title.en} record` })) as z.ZodType<WriteBody>;
 }
 
 export function updateSchemaOf(r: ResourceDef): z.ZodType<WriteBody & { id: string }> {
-  return cached(`${r.name}:update`, () => z.strictObject(writeShape(r, 'update')).describe(`Partial update of a ${r.title.en} record`)) as unknown as z.ZodType<
+  return cached(`${r.name}:update`, () => z.strictObject(writeShape(r, 'update')).meta({ id: `${recordSchemaId(r)}Update`, description: `Partial update of a ${r.title.en} record` })) as unknown as z.ZodType<
     WriteBody & { id: string }
   >;
 }
@@ -166,15 +166,26 @@ function defineRelations(r: ResourceDef, shape: Record<string, z.ZodType>, targe
 
 /**
  * The record as answered by create, update and get: every field (computed ones included),
- * the loaded relations (records of their targets) and `_relations`.
+ * the loaded relations (related records of their targets) and `_relations`.
  */
 export function recordSchemaOf(r: ResourceDef): z.ZodObject {
   return cached(`${r.name}:record`, () => {
     const shape = recordFieldsShape(r, 'all');
-    defineRelations(r, shape, (t) => recordSchemaOf(getResource(t)));
+    defineRelations(r, shape, (t) => relatedRecordSchemaOf(getResource(t)));
     if (listRelationsOf(r).length) shape._relations = relationIdsSchema(r).optional();
     return z.strictObject(shape).meta({ id: recordSchemaId(r), description: `${r.title.en}: a record as answered` });
   });
+}
+
+/**
+ * A record loaded inside another one (a relation): every field, computed ones included, and
+ * never relations of its own (the server loads one level). So no record schema refers back to
+ * itself through its relations, and tools that expand the document's references end.
+ */
+export function relatedRecordSchemaOf(r: ResourceDef): z.ZodObject {
+  return cached(`${r.name}:related`, () =>
+    z.strictObject(recordFieldsShape(r, 'all')).meta({ id: `${recordSchemaId(r)}Related`, description: `${r.title.en}: a related record, as loaded inside another record (its fields, without relations of its own)` }),
+  );
 }
 
 /** A search result item: the record with only the fields asked for (include_fields / exclude_fields). */

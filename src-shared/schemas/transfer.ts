@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { uuidSchema } from './common';
 import { extensionParamsSchema, filterSchema, orderingSchema, virtualSearchSchema } from './search';
 
-import { CSV_DELIMITERS, EXPORT_FORMATS } from '../choices';
+import { CSV_DELIMITERS, CSV_ENCODINGS, CSV_HEADERS, EXPORT_FORMATS } from '../choices';
 
-export { CSV_DELIMITERS, EXPORT_FORMATS, type ExportFormat } from '../choices';
+export { CSV_DELIMITERS, CSV_ENCODINGS, CSV_HEADERS, EXPORT_FORMATS, type CsvEncoding, type CsvHeaders, type ExportFormat } from '../choices';
 
 /**
  * The search request of `<resource>/search` with every key optional. Without `limit` every
@@ -41,10 +41,16 @@ const exportCommon = {
 const exportFile = {
   columns: z.array(z.string().min(1)).min(1).optional().describe('fields to export, in this order (default: every field)'),
   bom: z.boolean().optional().describe('CSV: start with a UTF-8 byte-order mark (default true, for spreadsheets)'),
+  headers: z
+    .enum(CSV_HEADERS)
+    .optional()
+    .describe("CSV: the header row names the columns by the fields' API names (fields, the default) or by the console's column names in English (en) or Russian (ru); an import reads any of them back"),
   with_references: z
     .boolean()
     .optional()
-    .describe('JSON and NDJSON: each record carries the records it refers to (an incident its finding type, asset and last occurrence), so the file imports into a fresh database'),
+    .describe(
+      'JSON and NDJSON: each record carries the records it refers to (an incident its finding type, asset and last occurrence), so the file imports into a fresh database; records that refer to it (its other occurrences, status changes, messages) are not references and are not carried',
+    ),
   with_names: z
     .boolean()
     .optional()
@@ -84,6 +90,7 @@ export const exportQuerySchema = z.strictObject({
   query: z.string().optional().describe('public API standard filters as a query string'),
   columns: z.string().optional().describe('comma-separated fields'),
   bom: z.enum(['true', 'false', '1', '0']).optional(),
+  headers: exportFile.headers,
   with_references: z.enum(['true', 'false', '1', '0']).optional(),
   with_names: z.enum(['true', 'false', '1', '0']).optional().describe('names beside the ids (see the POST body)'),
 });
@@ -131,8 +138,13 @@ export const importQuerySchema = z.strictObject({
   new_instance: z.string().trim().min(1).max(120).optional().describe('create a new local instance of this name from the upload'),
   db_file: z.string().min(1).optional().describe('database file of the new instance (default: beside the main database)'),
   kind: z.string().min(1).optional().describe('resource of the records, when it cannot be told from their fields'),
-  filename: z.string().min(1).max(500).optional().describe('name of the uploaded file (kind hints, error messages)'),
-  ignore_unknown: boolParam.describe('skip fields the registry does not know instead of refusing the file'),
+  filename: z.string().min(1).max(500).optional().describe('name of the uploaded file (kind hints, error messages); a name ending in .csv or .tsv is read as CSV'),
+  ignore_unknown: boolParam.describe('skip fields (and CSV columns) the registry does not know, counted in the summary, instead of refusing the file'),
+  delimiter: z.enum(CSV_DELIMITERS).optional().describe('CSV: the field separator (default: the one of , ; and tab the header row holds most of)'),
+  encoding: z
+    .enum(CSV_ENCODINGS)
+    .optional()
+    .describe('CSV: the text encoding (default: UTF-8 when the file has a byte-order mark or its first bytes beyond ASCII are UTF-8, else windows-1251)'),
   as_changes: boolParam.describe('into a snapshot of a platform: record the records created or changed as changes to push (its outbox), field by field; default: an import is not a change to push'),
   wait: boolParam.describe('answer when the import has finished (200 with the summary, 400 with the error) instead of 202 with a job'),
 });
@@ -164,9 +176,11 @@ export const importSummarySchema = z
     files: z.array(
       z.object({
         file: z.string(),
-        shape: z.string().describe('public-page, v2-search, envelope, array, ndjson or json-values'),
+        shape: z.string().describe('public-page, v2-search, envelope, array, ndjson, json-values or csv'),
         kinds: z.array(z.string()),
         records: z.number().int(),
+        delimiter: z.string().optional().describe('CSV: the field separator read'),
+        encoding: z.string().optional().describe('CSV: the text encoding read (UTF-8, Windows-1251, UTF-16; ASCII when no character went beyond it)'),
       }),
     ),
     resources: z.record(z.string(), resourceCountsSchema),

@@ -192,7 +192,7 @@ test('the command palette imports through the file picker; the builders and a re
     { name: 'rule_sets.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify([{ name: 'Набор из файла' }])) },
   ]);
   await expect(dialog.getByRole('listitem')).toHaveText([/rule_sets\.json/]);
-  await expect(dialog.getByRole('alert')).toContainText('Not imported (not JSON, NDJSON or .zip): notes.txt');
+  await expect(dialog.getByRole('alert')).toContainText('Not imported (not JSON, NDJSON, CSV or .zip): notes.txt');
   await dialog.getByRole('radio', { name: /An existing instance/ }).check();
   await dialog.getByRole('combobox', { name: 'Kind of records' }).selectOption('rule_sets');
   await dialog.getByRole('button', { name: 'Import', exact: true }).click();

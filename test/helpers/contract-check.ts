@@ -24,8 +24,11 @@ const pointer = (...tokens: string[]): string => tokens.map((t) => encodeURIComp
 export class ContractCheck {
   private readonly ops: Op[] = [];
   private readonly validators = new Map<string, Promise<Validator>>();
+  /** Answers written once under components.responses, which operations refer to. */
+  private readonly shared: Record<string, Json>;
 
   private constructor(doc: Json) {
+    this.shared = ((doc.components as Json | undefined)?.responses ?? {}) as Record<string, Json>;
     for (const [template, item] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
       const params = (template.match(/\{[^}]+\}/g) ?? []).length;
       const re = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
@@ -75,7 +78,12 @@ export class ContractCheck {
   async check(method: string, url: string, status: number, contentType: string | null, body: unknown, routed: boolean, ours: () => Promise<(id: string) => boolean>): Promise<string[]> {
     const path = url.split('?')[0]!;
     if (routed) return this.checkRouted(method, path, status, body, await ours());
-    if (path.startsWith(`${ROUTE_PREFIX}/`)) return this.checkRouted(method, path.slice(ROUTE_PREFIX.length), status, body, await ours());
+    if (path.startsWith(`${ROUTE_PREFIX}/`)) {
+      // The routed path as written, or as the one {path} parameter with its slashes encoded.
+      const routed = path.slice(ROUTE_PREFIX.length);
+      const decoded = /%2f/i.test(routed) && !routed.slice(1).includes('/') ? routed.replace(/%2f/gi, '/') : routed;
+      return this.checkRouted(method, decoded, status, body, await ours());
+    }
     return this.checkDirect(method, path, status, contentType, body);
   }
 
@@ -91,13 +99,16 @@ export class ContractCheck {
     const key = String(status) in op.responses ? String(status) : 'default' in op.responses ? 'default' : undefined;
     if (!key) return [`${method} ${op.template}: status ${status} is not declared`];
     if (method === 'HEAD') return [];
-    const answer = op.responses[key]!;
+    // A shared answer (`$ref` to components.responses) is checked where it is written.
+    const ref = typeof op.responses[key]!.$ref === 'string' ? (op.responses[key]!.$ref as string).replace('#/components/responses/', '') : undefined;
+    const answer = ref ? this.shared[ref]! : op.responses[key]!;
+    const at = ref ? ['components', 'responses', ref] : ['paths', op.template, op.method.toLowerCase(), 'responses', key];
     const content = answer.content as Record<string, Json> | undefined;
     const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
     if (!content) return body === undefined || body === '' ? [] : [`${method} ${op.template} ${status}: a body where the document declares none`];
     if (!(type in content)) return [`${method} ${op.template} ${status}: media type ${type || '(none)'} is not declared (${Object.keys(content).join(', ')})`];
     if (!type.includes('json')) return [];
-    const problems = await this.validateAt(pointer('paths', op.template, op.method.toLowerCase(), 'responses', key, 'content', type, 'schema'), body);
+    const problems = await this.validateAt(pointer(...at, 'content', type, 'schema'), body);
     return problems.map((p) => `${method} ${op.template} ${status}: ${p}`);
   }
 

@@ -16,6 +16,8 @@ vi.setConfig({ testTimeout: 120_000 });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-pack-'));
 const app = path.join(tmp, 'app');
 let tarball = '';
+/** What `npm install` of the tarball printed on stderr (its warnings). */
+let installWarnings = '';
 
 /** The environment of a user's shell: nothing of the `npm test` that runs this file. */
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_(lifecycle|package|command)|^INIT_CWD$/.test(k))) as NodeJS.ProcessEnv;
@@ -49,7 +51,9 @@ beforeAll(() => {
 
   fs.mkdirSync(app);
   fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'uses-radar-console', version: '1.0.0', private: true }));
-  npm(['install', path.join(tmp, tarball), '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], app);
+  const install = spawnSync('npm', ['install', path.join(tmp, tarball), '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: app, env, encoding: 'utf8', timeout: 240_000 });
+  if (install.status !== 0) throw new Error(`npm install exited with ${install.status}:\n${install.stdout}\n${install.stderr}`);
+  installWarnings = install.stderr;
   const ours = path.join(ROOT, 'node_modules/better-sqlite3');
   const theirs = path.join(app, 'node_modules/better-sqlite3');
   const version = (dir: string) => (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;
@@ -61,6 +65,25 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('the packed package', () => {
+  it('installs on this Node without an engine warning from its dependency tree', () => {
+    expect(installWarnings.split('\n').filter((l) => /EBADENGINE|engine/i.test(l))).toEqual([]);
+    // The versions chosen for Node 20, as a project installing the package gets them.
+    const version = (name: string) => (JSON.parse(fs.readFileSync(path.join(app, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(version('cookie')).toMatch(/^1\./);
+    expect(version('content-disposition')).toMatch(/^2\./);
+  });
+
+  it("its main entry is the typed client: `import 'radar-console'` and `require('radar-console')` work in a plain Node project, without Electron", () => {
+    fs.writeFileSync(path.join(app, 'main-entry.mjs'), "import { createClient, emptySearch } from 'radar-console';\nconsole.log(typeof createClient, emptySearch(3).limit);\n");
+    const esm = spawnSync(process.execPath, ['main-entry.mjs'], { cwd: app, env, encoding: 'utf8', timeout: 60_000 });
+    expect(esm.status, esm.stderr).toBe(0);
+    expect(esm.stdout.trim()).toBe('function 3');
+    const cjs = spawnSync(process.execPath, ['-e', "const r = require('radar-console'); console.log(typeof r.createClient, typeof r.RadarApiError)"], { cwd: app, env, encoding: 'utf8', timeout: 60_000 });
+    expect(cjs.status, cjs.stderr).toBe(0);
+    expect(cjs.stdout.trim()).toBe('function function');
+    expect(fs.existsSync(path.join(app, 'node_modules/electron'))).toBe(false);
+  });
+
   it('holds the command and the built code, and nothing of the sources or tests', () => {
     const listed = execFileSync('tar', ['tzf', path.join(tmp, tarball)], { encoding: 'utf8' }).split('\n').filter(Boolean);
     for (const f of ['package/bin/radar-console.js', 'package/out/main/cli.js', 'package/out/main/client.js', 'package/out/types/src-shared/client/index.d.ts', 'package/out/renderer/index.html', 'package/README.md', 'package/package.json']) expect(listed).toContain(f);
@@ -82,13 +105,17 @@ describe('the packed package', () => {
     fs.writeFileSync(
       path.join(app, 'script.ts'),
       [
-        "import { createClient, RadarApiError, type ApiRecord } from 'radar-console/client';",
+        "import { createClient, emptySearch, RadarApiError, type ApiRecord, type RecordOf } from 'radar-console';",
         "const radar = createClient({ url: 'http://127.0.0.1:9000', apiKey: 'key' });",
         'export async function main(): Promise<number> {',
         "  const page = await radar.public.incidents({ status: 'eq,new' });",
         '  const total: number = page.total;',
         "  const rec: ApiRecord = await radar.resource('rules').get('6f1c1b8e-2f0f-4a44-9a39-000000000000');",
         "  await radar.public.updateStatus(rec.id, 'closed');",
+        "  const rules = await radar.resource('rules').search({ ...emptySearch(5), filters: [{ field: 'name', filter_type: 'substr', value: 'ssh' }] });",
+        '  const rule: RecordOf<\'rules\'> | undefined = rules.items[0];',
+        '  const title: string | null | undefined = page.objects[0]?.display_title;',
+        '  if (rule && title) console.log(rule.name, title);',
         '  return total + (new RadarApiError(404, "not found", null).status);',
         '}',
       ].join('\n'),
@@ -99,11 +126,12 @@ describe('the packed package', () => {
     );
     const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: app, env, encoding: 'utf8', timeout: 120_000 });
     expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
-    // A wrong status is a type error: the types are the contract's, not `any`.
-    fs.writeFileSync(path.join(app, 'script.ts'), fs.readFileSync(path.join(app, 'script.ts'), 'utf8').replace("'closed'", "'done'"));
+    // A wrong status, a misspelt field or public filter is a type error: the types are the contract's, not `any`.
+    const good = fs.readFileSync(path.join(app, 'script.ts'), 'utf8');
+    fs.writeFileSync(path.join(app, 'script.ts'), good.replace("'closed'", "'done'").replace("field: 'name'", "field: 'nme'").replace("status: 'eq,new'", "statuss: 'eq,new'"));
     const wrong = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: app, env, encoding: 'utf8', timeout: 120_000 });
     expect(wrong.status).not.toBe(0);
-    expect(wrong.stdout).toContain('"done"');
+    for (const word of ['"done"', '"nme"', 'statuss']) expect(wrong.stdout).toContain(word);
   }, 240_000);
 
   it('npx radar-console serve --help lists the flags; a bad flag exits 2', () => {

@@ -31,17 +31,21 @@ for (const m of section.matchAll(fence)) {
 vi.setConfig({ testTimeout: 120_000 });
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-cookbook-'));
-const bin = path.join(tmp, 'bin');
 const work = path.join(tmp, 'work');
 let server: ServeProcess;
 let env: NodeJS.ProcessEnv;
 
-/** The command on PATH, from the sources (the packed command is tested in cli-package.test.ts). */
-function installShim(): void {
-  fs.mkdirSync(bin);
+/**
+ * A project with the package installed, as the cookbook's set-up assumes: its command in
+ * node_modules/.bin, where `npx radar-console` finds it (not on PATH), run from the sources here
+ * (the packed command is tested in cli-package.test.ts).
+ */
+function installLocally(): void {
+  fs.writeFileSync(path.join(work, 'package.json'), JSON.stringify({ name: 'radar-scripts', version: '1.0.0', private: true, dependencies: { 'radar-console': '*' } }));
+  const bin = path.join(work, 'node_modules/.bin');
+  fs.mkdirSync(bin, { recursive: true });
   const loader = pathToFileURL(require.resolve('tsx')).href;
-  const shim = path.join(bin, 'radar-console');
-  fs.writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" --import "${loader}" "${path.join(ROOT, 'src-main/cli.ts')}" "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(bin, 'radar-console'), `#!/bin/sh\nexec "${process.execPath}" --import "${loader}" "${path.join(ROOT, 'src-main/cli.ts')}" "$@"\n`, { mode: 0o755 });
 }
 
 function runBlock(b: Block): { code: number | null; stdout: string; stderr: string } {
@@ -143,13 +147,13 @@ beforeAll(async () => {
   const db = /radar-console serve --db (\S+)/.exec(setup)?.[1];
   expect(key, 'the set-up block exports RADAR_API_KEY').toBeTruthy();
   expect(db, 'the set-up block serves --db FILE').toBeTruthy();
-  installShim();
+  expect(setup, 'the set-up runs the installed command through npx').toContain('npx radar-console serve');
   fs.mkdirSync(work);
+  installLocally();
   server = await serve(['--db', path.join(work, db!), '--port', '0', '--routing-port', '0'], { RADAR_API_KEY: key });
-  env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}`, RADAR_API_KEY: key, RADAR: server.ready.main, RADAR_ROUTING: server.ready.routing };
-  // A second instance, so that the fan-out example has more than one to ask.
-  const added = spawnSync('radar-console', ['instance', 'add', '--name', 'Филиал', '--local', 'branch.sqlite', '--create', '--db', db!], { cwd: work, env, encoding: 'utf8' });
-  expect(added.status, added.stderr).toBe(0);
+  // A user's shell: nothing of the `npm test` running this file, and no radar-console on PATH.
+  const shell = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_|^INIT_CWD$/.test(k)));
+  env = { ...shell, RADAR_API_KEY: key, RADAR: server.ready.main, RADAR_ROUTING: server.ready.routing };
 }, 120_000);
 
 afterAll(async () => {

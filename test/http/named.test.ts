@@ -223,12 +223,20 @@ describe('rules create and update', () => {
 
   it('`invalid query` for queries that fail tsquery validation; nothing stored', async () => {
     const before = await total('rules');
-    for (const query of ['a & & b', '', '   ', '(a | b', 'a )', 'a &', '!', "'unterminated", 'a <x> b', 'a:Z', '& a']) {
+    for (const query of ['a & & b', '(a | b', 'a )', 'a &', '!', "'unterminated", 'a <x> b', 'a:Z', '& a', "''", 'a <16385> b', 'a\\']) {
       const res = await srv.call('POST', `${B}/rules/create`, rule({ query }));
       expect(res.status, query).toBe(400);
       expect(res.body, query).toEqual(err(400, 'invalid query'));
     }
     expect(await total('rules')).toBe(before);
+  });
+
+  it('queries PostgreSQL accepts with a notice (no word: empty, blank, punctuation only) are accepted; they match nothing', async () => {
+    for (const query of ['', '   ', "' '", '-', 'a:']) {
+      const res = await srv.call('POST', `${B}/rules/create`, rule({ query }));
+      expect(res.status, `${JSON.stringify(query)}: ${res.text}`).toBe(201);
+      expect(res.body.query).toBe(query);
+    }
   });
 
   it('valid tsqueries are accepted', async () => {

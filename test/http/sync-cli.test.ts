@@ -91,7 +91,8 @@ describe('radar-console sync', () => {
     expect(pushed.code).toBe(4);
     expect(pushed.stderr).toMatch(/0 changes pushed .* 1 conflicts/);
     const st = await sync('status', '--db', snap, '--state', 'conflict', '--json');
-    expect(st.code).toBe(4);
+    expect(st.code, 'status only reports').toBe(0);
+    expect((await sync('status', '--db', snap, '--check')).code).toBe(4);
     const [entry] = JSON.parse(st.stdout).entries;
     expect(entry).toMatchObject({ field: 'internal_note', after: 'офлайн', theirs: 'на платформе' });
     const res = await sync('resolve', '--db', snap, '--entries', String(entry.seq), '--take', 'mine');

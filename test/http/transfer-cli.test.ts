@@ -53,7 +53,7 @@ describe('import and export', () => {
       runCli(['export', '--db', src, '--resource', 'findings', '--format', 'ndjson', '--out', path.join(out, 'findings.ndjson')]),
     ]);
     expect(inc.code, inc.stderr).toBe(0);
-    expect(inc.stderr).toMatch(/exported 400 service_asset_findings records \(of 400 matching\) as json to .*incidents\.json/);
+    expect(inc.stderr).toMatch(/exported 400 incidents \(of 400 matching\) as json to .*incidents\.json/);
     expect(fin.code, fin.stderr).toBe(0);
     const dst = path.join(tmp, 'dst.sqlite');
     const imp = await runCli(['import', '--db', dst, out]);

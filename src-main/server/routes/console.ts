@@ -28,11 +28,24 @@ export function registerConsole(app: FastifyInstance, manager: InstanceManager):
       app,
       op,
       async (req, reply) => {
-        const url = req.url.slice(`${CONSOLE_URL}/route`.length) || '/';
+        const url = routedUrl(req.url.slice(`${CONSOLE_URL}/route`.length) || '/');
         const body = req.body === undefined || req.body === null ? undefined : Buffer.from(typeof req.body === 'string' ? req.body : JSON.stringify(req.body));
         return routeRequest(manager, req, reply, url, body);
       },
       { wildcard: 'path' },
     );
   }
+}
+
+/**
+ * The routed path and query. The path comes as written (`/console/v1/route/data/public/...`) or
+ * as the one `{path}` parameter the contract declares, its slashes encoded as OpenAPI clients
+ * expand it (`/console/v1/route/data%2Fpublic%2F...`): encoded slashes in a path without others
+ * are slashes. Nothing else is decoded here.
+ */
+export function routedUrl(rest: string): string {
+  const q = rest.indexOf('?');
+  const path = q < 0 ? rest : rest.slice(0, q);
+  const query = q < 0 ? '' : rest.slice(q);
+  return /%2f/i.test(path) && !path.slice(1).includes('/') ? `${path.replace(/%2f/gi, '/')}${query}` : rest;
 }

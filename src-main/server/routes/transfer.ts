@@ -1,7 +1,7 @@
 // The console's import, export and snapshot endpoints (main port):
 //
-//   POST   /console/v1/import?instance=|new_instance=&kind=&filename=&ignore_unknown=&as_changes=&wait=
-//          body: the file itself (JSON, NDJSON or .zip), streamed to a temporary file; starts
+//   POST   /console/v1/import?instance=|new_instance=&kind=&filename=&ignore_unknown=&as_changes=&delimiter=&encoding=&wait=
+//          body: the file itself (JSON, NDJSON, CSV or .zip), streamed to a temporary file; starts
 //          an import job (202 + the job; with wait=1, 200 + the summary or 400 + the error)
 //   GET    /console/v1/jobs, /console/v1/jobs/:id     progress (records, bytes, rate, ETA), summary
 //   DELETE /console/v1/jobs/:id                       cancels (the import rolls back)
@@ -157,7 +157,7 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
         }
         if (fs.statSync(file).size === 0) {
           fs.rmSync(dir, { recursive: true, force: true });
-          throw badRequest(`${qy.filename ?? 'upload'}: the file is empty (no JSON value in it)`);
+          throw badRequest(`${qy.filename ?? 'upload'}: the file is empty`);
         }
         const label = qy.filename ?? 'upload';
         // A client that went away during the upload (the console's Cancel) gets no import: it
@@ -174,7 +174,7 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
             const summary = await importInThread({
               target,
               paths: [file],
-              opts: { labels: [label], kind: qy.kind, ignoreUnknown: truthy(qy.ignore_unknown), recordChanges: truthy(qy.as_changes) },
+              opts: { labels: [label], kind: qy.kind, ignoreUnknown: truthy(qy.ignore_unknown), recordChanges: truthy(qy.as_changes), delimiter: qy.delimiter, encoding: qy.encoding },
               signal: ctx.signal,
               onProgress: (p) => ctx.progress({ phase: p.phase, records: p.records, bytes: p.bytes, total_bytes: p.totalBytes, file: p.file }),
             });
@@ -230,6 +230,7 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
     columns: spec.columns,
     delimiter: spec.delimiter,
     bom: spec.bom,
+    headers: spec.headers,
     withReferences: spec.with_references,
     withNames: spec.with_names,
     frontLinkBase: frontLinkBase(req),
@@ -353,6 +354,7 @@ export function registerTransfer(app: FastifyInstance, o: TransferDeps): void {
           .map((c) => c.trim())
           .filter(Boolean),
         bom: qy.bom === undefined ? undefined : truthy(qy.bom),
+        headers: qy.headers,
         with_references: qy.with_references === undefined ? undefined : truthy(qy.with_references),
         with_names: qy.with_names === undefined ? undefined : truthy(qy.with_names),
       });

@@ -100,7 +100,7 @@ export function createApi(apiKey: string, base = '') {
 
   /** One operation of the contract (by operationId) on one instance; its answer checked. */
   function op<T = unknown>(target: Target, operationId: string, input: CallInput = {}, opts: { timeout?: number } = {}): Promise<T> {
-    return run(input.signal, opts.timeout, (signal) => on(target).call(operationId, { ...input, signal }) as Promise<T>);
+    return run(input.signal, opts.timeout, (signal) => on(target).dynamic.call(operationId, { ...input, signal }) as Promise<T>);
   }
 
   /** The same call on every instance (the routing port without PgrSelectedInstance). */

@@ -16,34 +16,34 @@ export const PUBLIC = '/data/public/api/v1';
 export const STATS = '/console/v1/stats/incidents';
 
 export async function search(api: Api, target: Target, resource: string, req: SearchRequest, signal?: AbortSignal): Promise<Page> {
-  return api.run(signal, undefined, (s) => api.on(target).resource(resource).search(req, { signal: s })) as Promise<Page>;
+  return api.run(signal, undefined, (s) => api.on(target).dynamic.resource(resource).search(req, { signal: s })) as Promise<Page>;
 }
 
 export async function getRecord(api: Api, target: Target, resource: string, id: string, relations?: readonly string[], signal?: AbortSignal): Promise<Rec> {
-  return api.run(signal, undefined, (s) => api.on(target).resource(resource).get(id, { relations, signal: s })) as Promise<Rec>;
+  return api.run(signal, undefined, (s) => api.on(target).dynamic.resource(resource).get(id, { relations, signal: s })) as Promise<Rec>;
 }
 
 export async function massUpdate(api: Api, target: Target, resource: string, ids: string[], field: string, value: unknown, signal?: AbortSignal): Promise<{ id: string; error_code: number }[]> {
-  const answer = await api.run(signal, undefined, () => api.on(target).resource(resource).massUpdate(ids, field, value));
+  const answer = await api.run(signal, undefined, () => api.on(target).dynamic.resource(resource).massUpdate(ids, field, value));
   return (answer as { results: { id: string; error_code: number }[] }).results;
 }
 
 export async function createRecord(api: Api, target: Target, resource: string, body: Record<string, unknown>): Promise<Rec> {
-  return api.run(undefined, undefined, () => api.on(target).resource(resource).create(body)) as Promise<Rec>;
+  return api.run(undefined, undefined, () => api.on(target).dynamic.resource(resource).create(body)) as Promise<Rec>;
 }
 
 export async function massCreate(api: Api, target: Target, resource: string, items: Record<string, unknown>[]): Promise<Rec[]> {
-  return (await api.run(undefined, undefined, () => api.on(target).resource(resource).massCreate(items))).items as Rec[];
+  return (await api.run(undefined, undefined, () => api.on(target).dynamic.resource(resource).massCreate(items))).items as Rec[];
 }
 
 export async function updateRecord(api: Api, target: Target, resource: string, body: Record<string, unknown> & { id: string }): Promise<Rec> {
-  return api.run(undefined, undefined, () => api.on(target).resource(resource).update(body)) as Promise<Rec>;
+  return api.run(undefined, undefined, () => api.on(target).dynamic.resource(resource).update(body)) as Promise<Rec>;
 }
 
 export type GroupItem = { value: unknown; count: number };
 
 export async function groupBy(api: Api, target: Target, resource: string, field: string, filters: SearchRequest['filters'], signal?: AbortSignal): Promise<GroupItem[]> {
-  const answer = await api.run(signal, undefined, (s) => api.on(target).resource(resource).group(field, filters, { signal: s }));
+  const answer = await api.run(signal, undefined, (s) => api.on(target).dynamic.resource(resource).group(field, filters, { signal: s }));
   return (answer as { items: GroupItem[] }).items;
 }
 

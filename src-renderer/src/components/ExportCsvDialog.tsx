@@ -1,6 +1,7 @@
 // Exporting as CSV: which columns (the ones on screen by default, in their order), the separator,
 // the byte-order mark spreadsheets want, and names beside the ids the list shows as names.
 import { useMemo, useState, type FormEvent } from 'react';
+import { CSV_HEADERS, type CsvHeaders } from '../../../src-shared/choices';
 import { defaultColumns, defaultDelimiter, runExport, type Delimiter, type ExportSource, type ExportTarget } from '../data/exports';
 import { useI18n } from '../i18n';
 import { formatNumber } from '../i18n/format';
@@ -18,6 +19,7 @@ export function ExportCsvDialog({ source, target }: { source: ExportSource; targ
   const [delimiter, setDelimiter] = useState<Delimiter>(defaultDelimiter(lang));
   const [bom, setBom] = useState(true);
   const [names, setNames] = useState(true);
+  const [headers, setHeaders] = useState<CsvHeaders>('fields');
   // The chosen columns first in their order, then the rest in the table's order.
   const ordered = useMemo(() => [...initial, ...source.columns.map((c) => c.id).filter((id) => !initial.includes(id))], [initial, source.columns]);
   const byId = new Map(source.columns.map((c) => [c.id, c]));
@@ -26,7 +28,7 @@ export function ExportCsvDialog({ source, target }: { source: ExportSource; targ
     e.preventDefault();
     if (!chosen.length) return;
     close();
-    runExport(source, 'csv', target, { columns: chosen, delimiter, bom, names });
+    runExport(source, 'csv', target, { columns: chosen, delimiter, bom, names, headers });
   };
   return (
     <Dialog
@@ -83,6 +85,16 @@ export function ExportCsvDialog({ source, target }: { source: ExportSource; targ
               {DELIMITERS.map((d) => (
                 <option key={DELIMITER_KEYS[d]} value={d}>
                   {t(`exports.delimiters.${DELIMITER_KEYS[d]}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field" title={t('exports.headersHint')}>
+            <span>{t('exports.headers')}</span>
+            <select value={headers} onChange={(e) => setHeaders(e.target.value as CsvHeaders)}>
+              {CSV_HEADERS.map((h) => (
+                <option key={h} value={h}>
+                  {t(`exports.headerStyles.${h}`)}
                 </option>
               ))}
             </select>

@@ -1,6 +1,6 @@
 // What a view exports and where to (types only, so the stores can name them without importing
 // the export machinery).
-import type { CSV_DELIMITERS, ExportSearch } from '../../../src-shared/schemas/transfer';
+import type { CSV_DELIMITERS, CsvHeaders, ExportSearch } from '../../../src-shared/schemas/transfer';
 
 export interface ExportColumn {
   id: string;
@@ -36,5 +36,7 @@ export interface CsvOptions {
   bom: boolean;
   /** A column with the name beside each id the list shows as a name (with_names). */
   names: boolean;
+  /** The header row: field names, or the console's column names in a language. */
+  headers: CsvHeaders;
 }
 

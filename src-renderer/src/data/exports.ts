@@ -53,7 +53,7 @@ export function requestOf(src: ExportSource, format: ExportFormat, target: Expor
     ...(src.search ? { search: src.search } : {}),
     ...(src.query !== undefined ? { query: src.query } : {}),
     ...(target.id !== 'main' ? { instance: target.id } : {}),
-    ...(format === 'csv' && csv ? { columns: csv.columns, delimiter: csv.delimiter, bom: csv.bom, ...(csv.names ? { with_names: true } : {}) } : {}),
+    ...(format === 'csv' && csv ? { columns: csv.columns, delimiter: csv.delimiter, bom: csv.bom, ...(csv.names ? { with_names: true } : {}), ...(csv.headers !== 'fields' ? { headers: csv.headers } : {}) } : {}),
   };
 }
 

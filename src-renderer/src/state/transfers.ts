@@ -15,9 +15,9 @@ import { useInstances } from './instances';
 import { checkAuth, useSession } from './session';
 import { useUi } from './ui';
 
-/** Files the importer reads: JSON, NDJSON / JSON Lines, and .zip archives of them. */
-export const IMPORT_EXTENSIONS = ['.json', '.ndjson', '.jsonl', '.zip'] as const;
-export const IMPORT_ACCEPT = [...IMPORT_EXTENSIONS, 'application/json', 'application/x-ndjson', 'application/zip'].join(',');
+/** Files the importer reads: JSON, NDJSON / JSON Lines, CSV, and .zip archives of them. */
+export const IMPORT_EXTENSIONS = ['.json', '.ndjson', '.jsonl', '.csv', '.tsv', '.zip'] as const;
+export const IMPORT_ACCEPT = [...IMPORT_EXTENSIONS, 'application/json', 'application/x-ndjson', 'text/csv', 'text/tab-separated-values', 'application/zip'].join(',');
 
 export const importable = (name: string): boolean => IMPORT_EXTENSIONS.some((x) => name.toLowerCase().endsWith(x));
 const isZip = (name: string): boolean => name.toLowerCase().endsWith('.zip');
@@ -114,7 +114,7 @@ export function defaultImportInstance(): string {
 /** A name for a new instance from the first file's name ("incidents-2026…", less the extension). */
 export function suggestName(files: readonly File[]): string {
   const names = useInstances.getState().list.map((i) => i.name);
-  const base = (files[0]?.name ?? 'import').replace(/\.(json|ndjson|jsonl|zip)$/i, '').slice(0, 100) || 'import';
+  const base = (files[0]?.name ?? 'import').replace(/\.(json|ndjson|jsonl|csv|tsv|zip)$/i, '').slice(0, 100) || 'import';
   let name = base;
   for (let n = 2; names.includes(name); n++) name = `${base} (${n})`;
   return name;

@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// Writes src-shared/textsearch/unicode-data.ts: how PostgreSQL 15's default text search parser
+// classifies every non-ASCII code point, and how its `simple` dictionary lower-cases it, in a
+// database whose LC_CTYPE is C.UTF-8 (Debian's default cluster). The parser asks the C library
+// (iswalpha, iswspace, towlower) and its own display-width table; the answers are read here from
+// the server itself, one probe per code point, so the tables are the server's, not a guess:
+//
+//   alpha    to_tsvector('simple', chr(c)) is not empty (c starts a word)
+//   special  not alpha, and 'x' || chr(c) is one word (c continues a word: zero-width marks,
+//            spacing combining marks)
+//   space    not alpha, and '<a' || chr(c) || 'b>' is an XML tag (c separates a tag's attributes)
+//   lower    the lexeme of 'x' || chr(c) for alpha and special code points, where it differs
+//
+// Usage: node scripts/textsearch-tables.mjs  (PGHOST, PGUSER, PGDATABASE as for psql; defaults:
+// the local socket, the current user, database postgres). The comparison test
+// (test/unit/textsearch-postgres.test.ts) checks every code point against the server again.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = path.join(root, 'src-shared/textsearch/unicode-data.ts');
+
+const client = new pg.Client({
+  host: process.env.PGHOST ?? '/var/run/postgresql',
+  user: process.env.PGUSER ?? os.userInfo().username,
+  database: process.env.PGDATABASE ?? 'postgres',
+});
+await client.connect();
+
+const facts = (await client.query(`select current_setting('server_version') v, current_setting('lc_ctype') c, current_setting('server_encoding') e`)).rows[0];
+if (!String(facts.v).startsWith('15.') || facts.c !== 'C.UTF-8' || facts.e !== 'UTF8') {
+  throw new Error(`expected PostgreSQL 15 with LC_CTYPE C.UTF-8 and UTF8, got ${JSON.stringify(facts)}`);
+}
+
+await client.query(`create temp table cps as select i from generate_series(128, 1114111) i where i not between 55296 and 57343`);
+await client.query(`create temp table alpha as select i from cps where to_tsvector('simple', chr(i)) <> ''::tsvector`);
+await client.query(
+  `create temp table special as select i from cps where i not in (select i from alpha) and to_tsvector('simple', 'x' || chr(i)) <> to_tsvector('simple', 'x')`,
+);
+await client.query(
+  `create temp table space as select i from cps where i not in (select i from alpha) and to_tsvector('simple', '<a' || chr(i) || 'b>') = ''::tsvector`,
+);
+
+// No non-ASCII digit: C's iswdigit knows only 0-9, so a lone non-ASCII character is a word or nothing.
+const digits = await client.query(`select i from alpha a where exists (select 1 from ts_parse('default', chr(a.i)) where tokid <> 2)`);
+if (digits.rowCount) throw new Error(`non-ASCII code points that are not words: ${digits.rows.map((r) => r.i).join(' ')}`);
+
+const ranges = async (table) =>
+  (await client.query(`select min(i)::int lo, max(i)::int hi from (select i, i - row_number() over (order by i) g from ${table}) s group by g order by lo`)).rows;
+
+const lower = (
+  await client.query(
+    `select i, ascii(substr(l, 2))::int lo, length(l) n from (select i, (select lexeme from unnest(to_tsvector('simple', 'x' || chr(i)))) l from (select i from alpha union all select i from special) w) s where l <> 'x' || chr(i) order by i`,
+  )
+).rows;
+for (const r of lower) if (r.n !== 2) throw new Error(`lower-casing of U+${r.i.toString(16)} is not one code point`);
+
+const [alphaR, specialR, spaceR] = [await ranges('alpha'), await ranges('special'), await ranges('space')];
+await client.end();
+
+// Ranges as base-36 "gap.length" pairs: gap from the previous range's end, length less one.
+const encodeRanges = (rs) => {
+  let prev = 0;
+  return rs
+    .map(({ lo, hi }) => {
+      const s = `${(lo - prev).toString(36)}.${(hi - lo).toString(36)}`;
+      prev = hi;
+      return s;
+    })
+    .join(',');
+};
+// Lower-case pairs as runs "gap.count.delta.step": `count` code points from `gap` after the previous
+// run's last one, `step` apart, each mapped to itself plus `delta`.
+const encodeLower = (pairs) => {
+  const runs = [];
+  for (const { i, lo } of pairs) {
+    const d = lo - i;
+    const r = runs.at(-1);
+    if (r && r.delta === d && (r.count === 1 ? i - r.start <= 2 : i === r.start + r.count * r.step)) {
+      if (r.count === 1) r.step = i - r.start;
+      r.count++;
+    } else runs.push({ start: i, count: 1, delta: d, step: 1 });
+  }
+  let prev = 0;
+  return runs
+    .map((r) => {
+      const s = `${(r.start - prev).toString(36)}.${r.count.toString(36)}.${r.delta < 0 ? '-' : ''}${Math.abs(r.delta).toString(36)}.${r.step}`;
+      prev = r.start + (r.count - 1) * r.step;
+      return s;
+    })
+    .join(',');
+};
+
+const text = `// Generated by scripts/textsearch-tables.mjs from PostgreSQL ${facts.v} (LC_CTYPE ${facts.c}); do not edit.
+// How the default text search parser classifies non-ASCII code points, and how the simple
+// dictionary lower-cases them (see textsearch/chars.ts for the encoding).
+
+/** Code points that are letters (iswalpha). */
+export const ALPHA = '${encodeRanges(alphaR)}';
+
+/** Code points that are not letters but do not break a word (zero display width, spacing marks). */
+export const SPECIAL = '${encodeRanges(specialR)}';
+
+/** Non-ASCII code points that are white space (iswspace). */
+export const SPACE = '${encodeRanges(spaceR)}';
+
+/** Lower-case mappings (towlower) of the letters and word characters above. */
+export const LOWER = '${encodeLower(lower)}';
+`;
+fs.writeFileSync(out, text);
+console.log(
+  `wrote ${path.relative(root, out)}: ${alphaR.length} letter ranges, ${specialR.length} special, ${spaceR.length} space, ${lower.length} lower-case pairs`,
+);
