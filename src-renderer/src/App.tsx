@@ -140,6 +140,30 @@ function Main({ route }: { route: Route }) {
   }
 }
 
+/**
+ * The first Tab stop: straight to the view's content (the table on a list, past the header,
+ * filters and charts), shown only while it has the keyboard.
+ */
+function SkipLink() {
+  const { t } = useI18n();
+  const route = useRoute();
+  const list = route.view === 'incidents' || route.view === 'resource';
+  return (
+    <button
+      type="button"
+      className="skip-link"
+      onClick={() => {
+        const target = document.querySelector<HTMLElement>('.main .dt-scroll') ?? document.querySelector<HTMLElement>('.main');
+        if (!target) return;
+        if (target.tabIndex < 0 && !target.hasAttribute('tabindex')) target.tabIndex = -1;
+        target.focus();
+      }}
+    >
+      {list ? t('a11y.skipList') : t('a11y.skip')}
+    </button>
+  );
+}
+
 export function App() {
   const { t } = useI18n();
   const status = useSession((s) => s.status);
@@ -190,6 +214,7 @@ export function App() {
   }, [t]);
   return (
     <div className="app">
+      {status === 'ready' && <SkipLink />}
       <header className="topbar">
         <a className="brand" href="#/incidents">
           <span className="brand-mark" aria-hidden="true" />

@@ -30,7 +30,7 @@ export const APP_ACTIONS: readonly Action[] = [
     predicate: signedIn,
     perform: () => useUi.getState().setPalette(true),
   },
-  { id: 'view.charts', label: 'actions.charts', group: 'view', keys: ['Shift+G'], predicate: (s) => s.signedIn && s.route.view === 'incidents', perform: () => useUi.getState().toggleCharts() },
+  { id: 'view.charts', label: 'actions.charts', group: 'view', keys: ['Shift+G'], predicate: (s) => s.signedIn && s.route.view === 'incidents', pressed: () => useUi.getState().chartsOpen, perform: () => useUi.getState().toggleCharts() },
   {
     id: 'view.theme',
     label: 'actions.theme',

@@ -47,5 +47,7 @@ export interface Action {
   /** Runs even while typing in a field. */
   global?: boolean;
   predicate(s: AppState): boolean;
+  /** A toggle: whether it is on now (its button shows it pressed). */
+  pressed?(): boolean;
   perform(s: AppState): void | Promise<void>;
 }

@@ -21,6 +21,7 @@ export function useActionState(): void {
   useTriage((s) => s.live);
   useSession((s) => s.me);
   useUi((s) => s.dialog);
+  useUi((s) => s.chartsOpen);
   useRoute();
   useSyncExternalStore(subscribeLists, listsVersion);
 }
@@ -41,6 +42,7 @@ export function ActionButton({ id, className, short }: { id: string; className?:
       onClick={() => runAction(id)}
       title={key ? `${label} (${keyLabel(key)})` : label}
       aria-keyshortcuts={key?.replace('Mod', 'Control')}
+      aria-pressed={a.pressed ? a.pressed() : undefined}
     >
       {short ? t(`${a.label}Short`, { defaultValue: label }) : label}
       {key && !short && <kbd>{keyLabel(key)}</kbd>}

@@ -143,4 +143,7 @@ export const triageEn = {
     submitKeys: 'Ctrl+Enter',
   },
   instances: { serverDown: 'not answering (the server does not answer)', answering: 'answering' },
+  a11y: { skip: 'Skip to the content', skipList: 'Skip to the list' },
+  // The alert types the platform sends beside manual and automatic ones.
+  alertTypes: { scanner: 'scanner', pentest: 'penetration test', siem: 'SIEM', compliance: 'compliance check' },
 } satisfies Strings;

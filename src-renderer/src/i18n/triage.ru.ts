@@ -176,4 +176,6 @@ export const triageRu = {
     submitKeys: 'Ctrl+Enter',
   },
   instances: { serverDown: 'не отвечает (сервер не отвечает)', answering: 'отвечает' },
+  a11y: { skip: 'Перейти к содержимому', skipList: 'Перейти к списку' },
+  alertTypes: { scanner: 'сканер', pentest: 'пентест', siem: 'SIEM', compliance: 'проверка соответствия' },
 } satisfies Strings;

@@ -22,6 +22,7 @@ import { ExportMenu } from '../../components/ExportMenu';
 import type { ExportSource } from '../../data/exports';
 import { useI18n } from '../../i18n';
 import { formatNumber } from '../../i18n/format';
+import { serverText } from '../../i18n/serverText';
 import { useInstances } from '../../state/instances';
 import { useUi } from '../../state/ui';
 import { fieldLabel, resourceColumns } from '../resources/fields';
@@ -199,9 +200,9 @@ export function PublicBuilder() {
   // values of the parts it can.
   const checked = useMemo(() => {
     const { query, errors } = parseStandardQueryAll(queryObject(qs));
-    const issues: Issue[] = [...errors.map((e) => ({ path: e.param, key: 'validate.standard', values: { message: e.message } })), ...checkStandard(r, query)];
+    const issues: Issue[] = [...errors.map((e) => ({ path: e.param, key: 'validate.standard', values: { message: serverText(lang, e.message) } })), ...checkStandard(r, query)];
     return { parsed: errors.length ? null : query, issues };
-  }, [qs, r]);
+  }, [qs, r, lang]);
   const issues = checked.issues;
   const valid = checked.parsed !== null && checked.issues.length === 0;
   const flagged = new Set(issues.map((i) => i.path));
