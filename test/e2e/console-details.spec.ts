@@ -61,11 +61,18 @@ test('keyboard and list details: skip link, charts, group totals, the countdown,
   await risk.getByRole('textbox').fill('4.2');
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('held-change')).toContainText('Sending in 5 s');
+  await expect(page.getByTestId('held-change')).toContainText('Sending in 3 s');
   await page.keyboard.press('u');
   await expect(page.getByTestId('held-change')).toHaveCount(0);
-  const counted = await page.evaluate(() => (window as unknown as { __held: string[] }).__held.map((s) => Number(/Sending in (\d+) s/.exec(s)?.[1] ?? 0)));
+  const counted = await page.evaluate(() => (window as unknown as { __held: string[] }).__held.map((s) => Number(/Sending in (\d+) s/.exec(s)?.[1] ?? NaN)));
   expect(counted.length).toBeGreaterThan(0);
-  expect(Math.max(...counted)).toBe(5);
+  // Every number shown was between the hold's length and 1, counting down, never up.
+  expect(counted[0]).toBe(5);
+  for (const [i, n] of counted.entries()) {
+    expect(n).toBeGreaterThanOrEqual(1);
+    expect(n).toBeLessThanOrEqual(5);
+    if (i > 0) expect(n).toBeLessThanOrEqual(counted[i - 1]!);
+  }
 
   // Each incident opens on its overview, whichever tab the previous one was left on.
   await page.keyboard.press('Enter');

@@ -1,4 +1,5 @@
 // A toolbar button for a declared action: its label, its shortcut, enabled when it applies.
+import { focusList } from '../actions/incidents';
 import { appState, getAction, keyLabel, runAction } from '../actions/registry';
 import { useI18n } from '../i18n';
 import { useChanges } from '../state/changes';
@@ -39,7 +40,13 @@ export function ActionButton({ id, className, short }: { id: string; className?:
       type="button"
       className={className}
       disabled={!enabled}
-      onClick={() => runAction(id)}
+      onClick={(e) => {
+        runAction(id);
+        // Clicked with the mouse on the list's toolbars: the keyboard stays with the list, so
+        // Enter then opens the row under the cursor rather than pressing this button again (a
+        // button pressed from the keyboard keeps the focus).
+        if (e.detail > 0 && !e.currentTarget.closest('aside, dialog, [role="dialog"]')) focusList();
+      }}
       title={key ? `${label} (${keyLabel(key)})` : label}
       aria-keyshortcuts={key?.replace('Mod', 'Control')}
       aria-pressed={a.pressed ? a.pressed() : undefined}
