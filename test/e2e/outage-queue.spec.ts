@@ -32,8 +32,8 @@ async function messagesOf(s: Served, id: string): Promise<{ subject: string; bod
 }
 
 const looks = [
-  { locale: 'en-GB', theme: 'light', table: 'Incidents', statusDialog: /^Change the status/, riskDialog: /^Change the risk level/, waiting: /^2 waiting$/, sent: /2 waiting changes sent/, instance: /^Instance: / },
-  { locale: 'ru-RU', theme: 'dark', table: 'Инциденты', statusDialog: /^Изменить статус/, riskDialog: /^Изменить уровень риска/, waiting: /^2 ожидают$/, sent: /2 ожидавших изменения отправлены/, instance: /^Инсталляция: / },
+  { locale: 'en-GB', theme: 'light', table: 'Incidents', statusDialog: /^Change the status/, riskDialog: /^Change the risk level/, waiting: /^2 waiting$/, sent: /2 waiting changes sent/, instance: /^Instance: /, down: /^not answering/, up: /^answering/ },
+  { locale: 'ru-RU', theme: 'dark', table: 'Инциденты', statusDialog: /^Изменить статус/, riskDialog: /^Изменить уровень риска/, waiting: /^2 ожидают$/, sent: /2 ожидавших изменения отправлены/, instance: /^Инсталляция: /, down: /^не отвечает/, up: /^отвечает/ },
 ] as const;
 
 for (const c of looks) {
@@ -61,6 +61,7 @@ for (const c of looks) {
         await expect(page.getByTestId('outage')).toBeVisible({ timeout: 15_000 });
         // The switcher says what the banner says.
         await expect(page.getByRole('button', { name: c.instance })).toHaveAttribute('data-health', 'down');
+        await expect(page.getByRole('button', { name: c.instance }).getByRole('img')).toHaveAccessibleName(c.down);
 
         // A status change with a comment on the first row, typed from the keyboard alone.
         await page.getByTestId('incidents-scroll').focus();
@@ -115,7 +116,10 @@ for (const c of looks) {
         release();
         await expect(page.getByTestId('queue-button')).toHaveCount(0, { timeout: 30_000 });
         await expect(page.getByRole('status').filter({ hasText: c.sent })).toBeVisible();
+        // No notice still says a change waits.
+        await expect(page.getByTestId('change-result')).toHaveCount(0);
         await expect(page.getByRole('button', { name: c.instance })).toHaveAttribute('data-health', 'ok', { timeout: 15_000 });
+        await expect(page.getByRole('button', { name: c.instance }).getByRole('img')).toHaveAccessibleName(c.up);
         const after = new Map((await incidents(s, [{ field: 'id', filter_type: 'intersection', value: [a.id, b.id] }])).items.map((i) => [i.id, i]));
         expect(after.get(a.id)!.status).toBe(target);
         expect(after.get(b.id)!.risklevel).toBe(2.5);
@@ -160,6 +164,8 @@ test('a change whose answer is lost is kept waiting and, once checked against th
     await page.unroute('**/service_asset_findings/mass_update');
     // Sent again once it answers: the incident already has the status, so nothing is applied twice.
     await expect(page.getByTestId('queue-button')).toHaveCount(0, { timeout: 30_000 });
+    // The notice that said it waits goes once it is sent.
+    await expect(page.getByTestId('change-result')).toHaveCount(0);
     const now = (await incidents(s, [{ field: 'id', filter_type: 'equal', value: a.id }])).items[0]!;
     expect(now.status).toBe('closed');
     expect(await statusRows(s, a.id, 'closed')).toHaveLength(1);

@@ -42,13 +42,18 @@ export function ChangeResult() {
   const result = useChanges((s) => s.result);
   const last = useChanges((s) => s.last);
   const [hidden, setHidden] = useState<unknown>(null);
+  // The part that waited is no longer news once it was sent, undone or listed as not applied
+  // (the list of waiting changes and its own notice say what became of it).
+  const stillWaiting = useQueue((s) => (result?.res.queuedIds.length ? s.entries.some((e) => e.state === 'waiting' && result.res.queuedIds.includes(e.id)) : false));
+  const queued = stillWaiting ? (result?.res.queued ?? 0) : 0;
   useEffect(() => {
-    if (!result || result.res.failed.length || result.res.queued) return;
+    if (!result || result.res.failed.length || queued) return;
     const timer = setTimeout(() => setHidden(result), 12_000);
     return () => clearTimeout(timer);
-  }, [result]);
+  }, [result, queued]);
   if (!result || hidden === result) return null;
-  const { res } = result;
+  const res = { ...result.res, queued };
+  if (res.ok === 0 && !res.failed.length && !res.cancelled && !queued && !result.revert) return null;
   const ok = res.failed.length === 0 && res.cancelled === 0 && res.queued === 0;
   const reasons = [...new Set(res.failed.map((f) => f.reason))].slice(0, 3).join('; ');
   const listed = res.queued > 0 || res.failed.some((f) => f.id !== '');

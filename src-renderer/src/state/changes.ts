@@ -82,6 +82,8 @@ export interface ChangeResult {
   cancelled: number;
   /** Kept waiting for an instance that did not answer. */
   queued: number;
+  /** The waiting changes they became (the notice about them goes once they are sent or undone). */
+  queuedIds: string[];
 }
 
 /** Incidents per mass_update call (incidents given one by one). */
@@ -210,7 +212,7 @@ export const useChanges = create<ChangesState>((set, get) => {
       out = { ok: [], failed: [], unanswered: [], unread: [], notSent: [] };
       if ('scope' in target) {
         const reason = e instanceof Error ? e.message : String(e);
-        set({ result: { kind: p.kind, revert, label: p.label, res: { ok: 0, failed: [{ id: '', reason }], cancelled: 0, queued: 0 } } });
+        set({ result: { kind: p.kind, revert, label: p.label, res: { ok: 0, failed: [{ id: '', reason }], cancelled: 0, queued: 0, queuedIds: [] } } });
       }
     } finally {
       abort = null;
@@ -250,6 +252,7 @@ export const useChanges = create<ChangesState>((set, get) => {
       failed: [...(prevResult?.res.failed.filter((f) => f.id === '') ?? []), ...out.failed.map((f) => ({ id: f.item.id, reason: f.reason }))],
       cancelled: out.notSent.reduce((n, x) => n + x.items.length, 0),
       queued: queuedCount,
+      queuedIds: waiting.map((q) => q.id),
     };
     // Every incident of a selected query was changed: nothing is left to select.
     if ('scope' in target && !out.failed.length && !out.notSent.length && !out.unanswered.length && !out.unread.length) useTriage.getState().clearSelection(target.scope.view);
