@@ -94,3 +94,38 @@ test('a bulk status change over all of more than 10,000 matching incidents chang
     await s.stop();
   }
 });
+
+test('an instance that answers fewer incidents per page than asked is read to its total: the change covers all of the query', async ({ page }) => {
+  test.setTimeout(180_000);
+  const s = await startServe();
+  try {
+    const total = (await api<{ total: number }>(s, 'POST', '/cruddy/v2/service_asset_findings/search', { ...emptySearch(1), include_fields: ['id'] })).total;
+    expect(total).toBeGreaterThan(300);
+    // The search answers at most 150 per page when the console asks for the whole query's pages.
+    let capped = 0;
+    await page.route('**/service_asset_findings/search', async (route) => {
+      const body = route.request().postDataJSON() as { limit?: number } | null;
+      if (body && body.limit === 10_000) {
+        capped++;
+        return route.continue({ postData: JSON.stringify({ ...body, limit: 150 }) });
+      }
+      return route.continue();
+    });
+    await openConsole(page, s);
+    const n = (x: number) => x.toLocaleString('en-GB');
+    await expect(page.getByTestId('total')).toHaveText(`${n(total)} incidents`, { timeout: 60_000 });
+    await page.keyboard.press('Shift+X');
+    await expect(page.getByTestId('selected-count')).toHaveText(`${n(total)} selected`);
+    await page.getByTestId('incidents-scroll').focus();
+    await page.keyboard.press('r');
+    await page.getByRole('dialog', { name: `Change the risk level of ${n(total)} incidents` }).getByRole('textbox').fill('6.6');
+    await page.keyboard.press('Control+Enter');
+    await page.getByTestId('held-change').getByRole('button', { name: 'Send the change now' }).click();
+    await expect(page.getByTestId('change-result')).toContainText(`Risk level of ${n(total)} incidents set to 6.6`, { timeout: 120_000 });
+    expect(capped).toBeGreaterThanOrEqual(Math.ceil(total / 150));
+    const other = (await api<{ total: number }>(s, 'POST', '/cruddy/v2/service_asset_findings/search', { ...emptySearch(1), include_fields: ['id'], filters: [{ field: 'risklevel', filter_type: 'equal', value: 6.6, negation: true }] })).total;
+    expect(other).toBe(0);
+  } finally {
+    await s.stop();
+  }
+});

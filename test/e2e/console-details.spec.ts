@@ -36,6 +36,21 @@ test('keyboard and list details: skip link, charts, group totals, the countdown,
   await expect(page.locator('.chart-status')).toHaveCount(0);
   await toggle.click();
   await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  // The tooltip lists the risk bands in the legend's order (Critical first), then their total.
+  const bars = page.locator('.chart-risk .recharts-bar-rectangle');
+  await expect(bars.first()).toBeVisible({ timeout: 30_000 });
+  const box = (await bars.last().boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const tip = page.locator('.chart-risk .chart-tip');
+  await expect(tip).toBeVisible();
+  const names = (await tip.locator('.chart-tip-row:not(.chart-tip-total) > span:nth-child(2)').allTextContents()).map((x) => x.trim());
+  const counts = (await tip.locator('.chart-tip-row:not(.chart-tip-total) .chart-tip-n').allTextContents()).map((x) => Number(x.replace(/\D/g, '')));
+  const legend = ['Critical', 'High', 'Medium', 'Low', 'None'];
+  expect(names.length).toBeGreaterThan(1);
+  expect(names).toEqual(legend.filter((b) => names.includes(b)));
+  await expect(tip.locator('.chart-tip-total')).toContainText('Total');
+  expect(Number((await tip.locator('.chart-tip-total .chart-tip-n').textContent())!.replace(/\D/g, ''))).toBe(counts.reduce((a, b) => a + b, 0));
+  await page.mouse.move(0, 0);
 
   // The grouped list names what it counts, and the asset names arrive with the first groups.
   await page.locator('select[aria-label="Group by"]').selectOption('service_asset_id');

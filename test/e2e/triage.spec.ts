@@ -61,8 +61,8 @@ test('filter by status, sort by risk, open an incident: the table shows what the
   if (full.service_asset) await expect(detail).toContainText(full.service_asset.name);
   await detail.getByRole('tab', { name: /^Occurrences/ }).click();
   await expect(detail.getByRole('table', { name: 'Occurrences' }).locator('tbody tr')).toHaveCount(Math.max(1, full.occurrences.length));
-  await detail.getByRole('tab', { name: /^Status history/ }).click();
-  await expect(detail.locator('.history li')).toHaveCount(Math.max(1, full.status_changes.length));
+  await detail.getByRole('tab', { name: /^Timeline/ }).click();
+  await expect(detail.getByTestId('history-item')).toHaveCount(full.status_changes.length);
   await snap(page, testInfo, 'filtered-sorted-detail');
   await page.keyboard.press('Escape');
   await expect(detail).toHaveCount(0);

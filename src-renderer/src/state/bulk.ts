@@ -134,7 +134,9 @@ export async function readScope(
   const api = useSession.getState().api!;
   const filters = [...toSearchFilters(scope.query, scopeResolve(scope, instance.id)), ...scope.extra];
   const items: BulkItem[] = [];
-  for (let offset = 0; ; offset += READ_PAGE) {
+  // Paged by what each answer holds: an instance that answers fewer than asked per page is read
+  // on to its total, not taken for the end.
+  for (let offset = 0; ; ) {
     const page = await search(
       api,
       targetOf(instance.id),
@@ -152,8 +154,9 @@ export async function readScope(
       if (scope.except.has(`${instance.id}:${r.id}`)) continue;
       items.push({ id: r.id, display_id: (r.display_id as number | null) ?? null, title: (r.title as string | null) ?? null, before: fieldValue(kind, r) });
     }
-    onPage(offset + page.items.length, page.total);
-    if (page.items.length < READ_PAGE || offset + page.items.length >= page.total) return items;
+    offset += page.items.length;
+    onPage(offset, page.total);
+    if (page.items.length === 0 || offset >= page.total) return items;
   }
 }
 

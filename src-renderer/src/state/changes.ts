@@ -112,6 +112,13 @@ interface ChangesState {
   cancel(): void;
 }
 
+/** What the earlier parts of a revert did (see commit). */
+interface RevertCarry {
+  res: ChangeResult;
+  done: number;
+  total: number;
+}
+
 let nextId = 0;
 let holdTimer: ReturnType<typeof setTimeout> | undefined;
 let abort: AbortController | null = null;
@@ -195,17 +202,22 @@ function queueEntries(p: Pick<PendingChange, 'kind' | 'value' | 'label' | 'note'
 const canTry = (instance: string) => answering(instance) !== false;
 
 export const useChanges = create<ChangesState>((set, get) => {
-  async function commit(p: PendingChange, revert: boolean, target: BulkTarget, shownBefore?: Map<string, ChangeValue>): Promise<void> {
+  /**
+   * Sends one change and reports it. `carry`: the earlier parts of the same revert (one part per
+   * previous value), whose counts the progress and the notice go on from.
+   */
+  async function commit(p: PendingChange, revert: boolean, target: BulkTarget, shownBefore?: Map<string, ChangeValue>, carry?: RevertCarry): Promise<ChangeResult> {
     const size = 'batches' in target ? target.batches.reduce((n, b) => n + b.items.length, 0) : targetSize({ scope: target.scope });
     abort = new AbortController();
     inFlight = { p, revert };
-    set({ running: { kind: p.kind, revert, phase: 'batches' in target ? 'sending' : 'reading', done: 0, total: size, failed: 0, cancelling: false }, result: null });
+    const base = { done: carry?.done ?? 0, failed: carry?.res.failed.length ?? 0 };
+    set({ running: { kind: p.kind, revert, phase: 'batches' in target ? 'sending' : 'reading', done: base.done, total: carry?.total ?? size, failed: base.failed, cancelling: false }, result: null });
     let out: BulkOutcome;
     try {
       out = await runBulk({ kind: p.kind, value: p.value, note: revert ? undefined : p.note }, target, {
         signal: abort.signal,
         answering: canTry,
-        onProgress: (pr) => set({ running: { ...get().running!, phase: pr.phase, done: pr.done, total: pr.total, failed: pr.failed } }),
+        onProgress: (pr) => set({ running: { ...get().running!, phase: pr.phase, done: base.done + pr.done, total: carry?.total ?? pr.total, failed: base.failed + pr.failed } }),
       });
     } catch (e) {
       // Reading a selected query was refused: nothing was sent; the rows show their values again.
@@ -248,15 +260,16 @@ export const useChanges = create<ChangesState>((set, get) => {
     }
     const prevResult = get().result;
     const res: ChangeResult = {
-      ok: out.ok.length,
-      failed: [...(prevResult?.res.failed.filter((f) => f.id === '') ?? []), ...out.failed.map((f) => ({ id: f.item.id, reason: f.reason }))],
-      cancelled: out.notSent.reduce((n, x) => n + x.items.length, 0),
-      queued: queuedCount,
-      queuedIds: waiting.map((q) => q.id),
+      ok: (carry?.res.ok ?? 0) + out.ok.length,
+      failed: [...(carry?.res.failed ?? []), ...(prevResult?.res.failed.filter((f) => f.id === '') ?? []), ...out.failed.map((f) => ({ id: f.item.id, reason: f.reason }))],
+      cancelled: (carry?.res.cancelled ?? 0) + out.notSent.reduce((n, x) => n + x.items.length, 0),
+      queued: (carry?.res.queued ?? 0) + queuedCount,
+      queuedIds: [...(carry?.res.queuedIds ?? []), ...waiting.map((q) => q.id)],
     };
     // Every incident of a selected query was changed: nothing is left to select.
     if ('scope' in target && !out.failed.length && !out.notSent.length && !out.unanswered.length && !out.unread.length) useTriage.getState().clearSelection(target.scope.view);
     set({ result: { kind: p.kind, revert, label: p.label, res }, seq: get().seq + 1, running: null });
+    return res;
   }
 
   return {
@@ -314,7 +327,21 @@ export const useChanges = create<ChangesState>((set, get) => {
       }
       show(last.kind, last.entries.map((e) => ({ key: `${e.instance.id}:${e.id}`, value: e.before })));
       const p0: PendingChange = { id: ++nextId, kind: last.kind, value: null, target: { refs: [] }, label: last.label, deadline: Date.now(), holdMs: 0 };
-      for (const [k, batches] of groups) await commit({ ...p0, value: JSON.parse(k) as ChangeValue }, true, { batches });
+      // One revert, sent in one part per previous value: one progress and one notice for all of it;
+      // cancelled, the parts not yet sent are not sent either (their rows show the value again).
+      let carry: RevertCarry = { res: { ok: 0, failed: [], cancelled: 0, queued: 0, queuedIds: [] }, done: 0, total: last.entries.length };
+      for (const [k, batches] of groups) {
+        const n = batches.reduce((m, b) => m + b.items.length, 0);
+        if (carry.res.cancelled > 0) {
+          show(last.kind, batches.flatMap((b) => b.items.map((it) => ({ key: `${b.instance.id}:${it.id}`, value: last.value }))));
+          carry = { ...carry, res: { ...carry.res, cancelled: carry.res.cancelled + n } };
+          const r = get().result;
+          if (r) set({ result: { ...r, res: carry.res } });
+          continue;
+        }
+        const res = await commit({ ...p0, value: JSON.parse(k) as ChangeValue }, true, { batches }, undefined, carry);
+        carry = { res, done: carry.done + n, total: carry.total };
+      }
       return 'reverted';
     },
     cancel() {
