@@ -90,6 +90,15 @@ for (const c of looks) {
         await expect(loadedRows(page, c.table).nth(1).getByTestId('queued-mark')).toHaveAttribute('data-state', 'waiting');
         await expect(loadedRows(page, c.table).nth(0).locator('[data-status]')).toHaveAttribute('data-status', target);
         await expect(page.getByTestId('banner-queue')).toBeVisible();
+        // The list's status line keeps every piece inside it (a long "not updated" text is cut, not spilled).
+        const spilled = await page.locator('.selection-bar').evaluate((bar) => {
+          const b = bar.getBoundingClientRect();
+          return [...bar.querySelectorAll<HTMLElement>(':scope > *')].filter((el) => {
+            const r = el.getBoundingClientRect();
+            return r.height > 0 && (r.top < b.top - 1 || r.bottom > b.bottom + 1 || el.scrollHeight > el.clientHeight + 1);
+          }).map((el) => el.textContent);
+        });
+        expect(spilled).toEqual([]);
         await snap(page, testInfo, `queue-waiting-${c.locale}`);
         await queueButton.click();
         const queueDialog = page.getByRole('dialog').filter({ has: page.getByTestId('queue-entry') });

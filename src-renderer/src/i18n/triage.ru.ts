@@ -162,10 +162,10 @@ export const triageRu = {
   },
   progress: { reading: 'Чтение выбранных инцидентов: {{done}} из {{total}}' },
   actions: {
-    selectAllN_one: 'Выбрать {{n}} подходящий',
-    selectAllN_few: 'Выбрать все {{n}} подходящих',
-    selectAllN_many: 'Выбрать все {{n}} подходящих',
-    selectAllN_other: 'Выбрать все {{n}} подходящих',
+    selectAllN_one: 'Выбрать {{n}}',
+    selectAllN_few: 'Выбрать все {{n}}',
+    selectAllN_many: 'Выбрать все {{n}}',
+    selectAllN_other: 'Выбрать все {{n}}',
   },
   incidents: { selectedAllHint: 'Выбраны все инциденты, подходящие под список (весь запрос, а не только загруженные строки).' },
   change: {

@@ -98,7 +98,7 @@ export function StatusLine({ view, source, selection, all }: { view: string; sou
         </span>
       )}
       {readError !== null && total !== null && (
-        <span className="error small" role="alert" data-testid="read-error">
+        <span className="error small read-error" role="alert" data-testid="read-error" title={t('live.readFailed', { error: failureText(readError) })}>
           {t('live.readFailed', { error: failureText(readError) })}
         </span>
       )}
@@ -109,7 +109,7 @@ export function StatusLine({ view, source, selection, all }: { view: string; sou
       )}
       <span className="live" role="group" aria-label={t('live.label')}>
         <span className={`live-dot${live.everyMs && !live.paused ? ' is-on' : ''}`} aria-hidden="true" />
-        <span className="muted small" data-testid="read-at">
+        <span className="muted small read-at" data-testid="read-at" title={t('live.readAt', { time: formatTime(lang, readAt) })}>
           {t('live.readAt', { time: formatTime(lang, readAt) })}
         </span>
         <select aria-label={t('live.interval')} value={live.everyMs} onChange={(e) => setLive({ everyMs: Number(e.target.value), paused: false })}>
