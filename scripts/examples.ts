@@ -252,6 +252,27 @@ async function main(): Promise<void> {
       case 'console.route.patch':
         later.push([op, () => ({ params: { path: 'cruddy/v2/software_groups/update' }, headers: { PgrSelectedInstance: mainId! }, body: { id: idFor('route/patch') } })]);
         break;
+      case 'console.incidents.set_status':
+        await send(op, {
+          headers: { 'Pgr-User-Id': USER },
+          body: { ids: [sample(getResource('service_asset_findings')).id], status: 'verify_close', note: { subject: 'Устранено: пароль сменён', body: 'Учётная запись заблокирована, ключи SSH перевыпущены.' } },
+        });
+        break;
+      case 'console.compliance.tsvector':
+        await send(op, { body: { texts: ['Adobe Photoshop 2024 25.5.1', 'openssh-server 1:9.2p1-2+deb12u3', 'КриптоПро CSP 5.0.12998'] } });
+        break;
+      case 'console.compliance.tsquery':
+        await send(op, { body: { queries: ['(adobe & photoshop) | (gnu & gimp)', 'openssh-server & !client', 'teamviewer anydesk'] } });
+        break;
+      case 'console.compliance.match':
+        await send(op, { body: { query: "teamviewer | anydesk | 'radmin':*", limit: 2 } });
+        break;
+      case 'console.compliance.check': {
+        // The demo's set of rules for workstations (the resource examples add sets without rules).
+        const set = store.get1<{ id: string }>(`SELECT s.id FROM rule_sets s WHERE s.create_service_asset_findings = 1 AND EXISTS (SELECT 1 FROM rule_set_rules l WHERE l.rule_set_id = s.id) ORDER BY (SELECT count(*) FROM rule_set_rules l WHERE l.rule_set_id = s.id) DESC, s._rid LIMIT 1`);
+        await send(op, { body: { rule_set_ids: [set!.id], verdict: 'violated', limit: 2 } });
+        break;
+      }
       case 'console.stats.incidents':
         await send(op, { query: { status: 'in,new,closed', bucket: 'month' } });
         break;

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { apiCommand } from './api';
+import { complianceCommand } from './compliance';
 import { CliError, EXIT, UsageError } from './errors';
 import { exportCommand } from './export';
 import { importCommand } from './import';
@@ -16,7 +17,7 @@ import { syncCommand } from './sync';
 import { tokenCommand } from './token';
 
 /** Every subcommand, in the order the help lists them. */
-const COMMANDS: (() => CommandUnknownOpts)[] = [serveCommand, tokenCommand, apiCommand, instanceCommand, importCommand, exportCommand, snapshotCommand, syncCommand];
+const COMMANDS: (() => CommandUnknownOpts)[] = [serveCommand, tokenCommand, apiCommand, instanceCommand, importCommand, exportCommand, snapshotCommand, syncCommand, complianceCommand];
 
 const FOOTER = `
 Every command has its own help: radar-console <command> --help.

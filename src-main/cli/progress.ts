@@ -14,9 +14,15 @@ export class Progress {
 
   /** The bar's library, loaded on a terminal only (the first updates before it is loaded draw nothing). */
   private lib: typeof cliProgress | null = null;
+  private readonly loading: Promise<unknown> | null = null;
 
   constructor(private readonly unit: string) {
-    if (process.stderr.isTTY) void import('cli-progress').then((m) => (this.lib = (m as { default?: typeof cliProgress }).default ?? m));
+    if (process.stderr.isTTY) this.loading = import('cli-progress').then((m) => (this.lib = (m as { default?: typeof cliProgress }).default ?? m));
+  }
+
+  /** Resolves once the bar can draw (for work that runs to its end without yielding). */
+  async ready(): Promise<void> {
+    await this.loading;
   }
 
   update(value: number, total: number, count: number, phase: string): void {

@@ -5,12 +5,14 @@ import { API_BASES, namedOperations, rewriteAliasPath } from '../../src-shared/c
 import { RESOURCES, getResource } from '../../src-shared/resources/index';
 import type { LazyAreas } from './areas';
 import type { ApiDeps } from './deps';
+import { registerCompliance } from './routes/compliance';
 import { NAMED_OVERRIDES, registerNamed } from './routes/named';
 import { registerResource } from './routes/resources';
 import { registerPeople } from './routes/people';
 import { registerPublic } from './routes/public';
 import { registerScan } from './routes/scan';
 import { registerStats } from './routes/stats';
+import { registerIncidentStatus } from './routes/incident-status';
 import { registerTenancy } from './routes/tenancy';
 
 export const BASE_URL = API_BASES.v2;
@@ -44,5 +46,7 @@ export function registerApi(app: FastifyInstance, deps: ApiDeps, areas: LazyArea
   registerPublic(app, deps);
   registerTenancy(app, deps);
   registerStats(app, deps);
+  registerIncidentStatus(app, deps);
+  registerCompliance(app, deps);
   registerPeople(app, deps);
 }

@@ -31,6 +31,8 @@ import { SearchBuilder } from './views/builders/SearchBuilder';
 import { AssignDialog } from './views/incidents/AssignDialog';
 import { RiskDialog, StatusDialog } from './views/incidents/ChangeDialogs';
 import { ChangesView } from './views/changes/ChangesView';
+import { RuleSetView } from './views/compliance/RuleSetView';
+import { RuleWorkbench } from './views/compliance/RuleWorkbench';
 import { ChangesNavLink } from './views/changes/marks';
 import { IncidentsView } from './views/incidents/IncidentsView';
 import { ViewsDialog } from './views/incidents/ViewsDialog';
@@ -67,6 +69,7 @@ function Nav({ route }: { route: Route }) {
     { route: { view: 'resources' }, label: t('nav.resources'), on: route.view === 'resources' || route.view === 'resource' || route.view === 'record' },
     { route: { view: 'search' }, label: t('nav.search'), on: route.view === 'search' },
     { route: { view: 'public' }, label: t('nav.public'), on: route.view === 'public' },
+    { route: { view: 'compliance' }, label: t('nav.compliance'), on: route.view === 'compliance' || route.view === 'ruleSet' },
   ];
   return (
     <nav className="nav" aria-label={t('nav.label')}>
@@ -135,6 +138,10 @@ function Main({ route }: { route: Route }) {
       return <PublicBuilder />;
     case 'changes':
       return <ChangesView />;
+    case 'compliance':
+      return <RuleWorkbench rule={route.rule} />;
+    case 'ruleSet':
+      return <RuleSetView key={route.id} id={route.id} />;
     case 'notFound':
       return <NotFound path={route.path} />;
   }

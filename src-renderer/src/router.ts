@@ -21,6 +21,8 @@ export type Route =
   | { view: 'search' }
   | { view: 'public' }
   | { view: 'changes' }
+  | { view: 'compliance'; rule?: string }
+  | { view: 'ruleSet'; id: string }
   | { view: 'notFound'; path: string };
 
 /** front_link paths of the public API and the resources they name. */
@@ -73,6 +75,10 @@ export function parseRoute(hash: string): Route {
       return a ? notFound : { view: 'public' };
     case 'changes':
       return a ? notFound : { view: 'changes' };
+    case 'compliance':
+      if (!a) return { view: 'compliance' };
+      if (!b || (a !== 'rules' && a !== 'sets')) return notFound;
+      return a === 'rules' ? { view: 'compliance', rule: b } : { view: 'ruleSet', id: b };
     default:
       return notFound;
   }
@@ -110,6 +116,10 @@ export function hrefOf(r: Route): string {
       return '#/public';
     case 'changes':
       return '#/changes';
+    case 'compliance':
+      return r.rule ? `#/compliance/rules/${encodeURIComponent(r.rule)}` : '#/compliance';
+    case 'ruleSet':
+      return `#/compliance/sets/${encodeURIComponent(r.id)}`;
     case 'notFound':
       return r.path;
   }

@@ -3419,6 +3419,11 @@ export interface Operations {
     };
     answer: IncidentStats;
   };
+  "console.incidents.set_status": {
+    body: IncidentStatusChange;
+    bodyRequired: true;
+    answer: IncidentStatusChangeAnswer;
+  };
   "console.import": {
     query: {
       /** id or name of an existing instance to import into (default: the main one) */
@@ -3564,6 +3569,26 @@ export interface Operations {
     body: SnapshotRequest;
     bodyRequired: true;
     answer: TransferJob;
+  };
+  "console.compliance.tsvector": {
+    body: TsVectorRequest;
+    bodyRequired: true;
+    answer: TsVectorAnswer;
+  };
+  "console.compliance.tsquery": {
+    body: TsQueryRequest;
+    bodyRequired: true;
+    answer: TsQueryAnswer;
+  };
+  "console.compliance.match": {
+    body: MatchRequest;
+    bodyRequired: true;
+    answer: MatchListAnswer | MatchPageAnswer;
+  };
+  "console.compliance.check": {
+    body: CheckRequest;
+    bodyRequired: true;
+    answer: CheckAnswer;
   };
   "console.sync.list": {
     answer: SyncInstance[];
@@ -3832,6 +3857,120 @@ export type AgentsUpdate = {
   _relations?: {
     input_sources?: string[];
   };
+};
+
+export type CheckAnswer = {
+  /** by asset (name order), then rule set, then rule name */
+  results: CheckResult[];
+  /** assets with results (after the verdict filter): the pages cover these */
+  total_assets: number;
+  limit: number | null;
+  offset: number;
+  rule_sets: {
+    id: string;
+    name: string;
+    create_service_asset_findings: boolean;
+  }[];
+  rules: {
+    id: string;
+    name: string;
+    /** the query checked (the draft when one was sent) */
+    query: string;
+    tsquery: string;
+    blacklist_entry: boolean;
+    draft: boolean;
+  }[];
+  /** the assets of this page of results */
+  assets: {
+    id: string;
+    name: string;
+  }[];
+  /** the software this page of results names */
+  software: {
+    id: string;
+    name: string;
+    version: string | null;
+  }[];
+  summary: CheckSummary;
+  took_ms: number;
+};
+
+export type CheckRequest = {
+  /** rule sets to check: each of their rules on each asset of their asset groups */
+  rule_set_ids: string[];
+  /** only these assets (each must be in an asset group of at least one of the sets) */
+  service_asset_ids?: string[];
+  /** only these rules of the sets */
+  rule_ids?: string[];
+  /** draft queries by rule id, checked instead of the saved ones and not saved (the console diffs two versions of a query before saving); not with create_incidents */
+  queries?: {
+    [key: string]: string;
+  };
+  /** create an incident for each violation on the sets with create_service_asset_findings (one per asset and rule, once: a later check updates its occurrence); default false */
+  create_incidents?: boolean;
+  /** only results with this verdict (the summary counts all) */
+  verdict?: "satisfied" | "violated";
+  /** assets per page of results (default: every asset) */
+  limit?: number;
+  /** assets to skip */
+  offset?: number;
+};
+
+export type CheckResult = {
+  rule_set_id: string;
+  rule_id: string;
+  service_asset_id: string;
+  verdict: "satisfied" | "violated";
+  /** the installed software matching the rule: what satisfies a whitelist rule or violates a blacklist rule (empty when nothing matches) */
+  software_ids: string[];
+  /** the incident of this asset and rule (the newest, any status), or null */
+  incident_id: string | null;
+};
+
+export type CheckSummary = {
+  rule_sets: number;
+  /** distinct rules checked */
+  rules: number;
+  /** distinct assets checked */
+  assets: number;
+  /** (rule set, rule, asset) results */
+  results: number;
+  satisfied: number;
+  violated: number;
+  by_rule: {
+    rule_set_id: string;
+    rule_id: string;
+    satisfied: number;
+    violated: number;
+  }[];
+  /** rules whose stored query PostgreSQL would refuse: not checked */
+  invalid_rules: {
+    rule_id: string;
+    error: string;
+    position: number;
+  }[];
+  /** incidents of the checked rules and assets */
+  incidents: {
+    /** violations (asset, rule) on sets with create_service_asset_findings that have no incident yet */
+    would_create: number;
+    created: number;
+    /** incidents whose violation persists: their occurrence updated */
+    updated: number;
+    /** rule sets without create_service_asset_findings (their violations raise no incident) */
+    not_created_for: string[];
+    /** open incidents whose violation is gone: left open (closing is the analyst’s choice) */
+    resolved: ComplianceIncidentRef[];
+    /** closed, invalid or risk-accepted incidents whose violation persists */
+    closed_but_violated: ComplianceIncidentRef[];
+  };
+};
+
+export type ComplianceIncidentRef = {
+  incident_id: string;
+  display_id: number | null;
+  rule_id: string;
+  service_asset_id: string;
+  status: string;
 };
 
 export type ConsoleInstance = {
@@ -5812,6 +5951,43 @@ export type IncidentStats = {
   }[];
 };
 
+/** a status set on incidents, with its reason */
+export type IncidentStatusChange = {
+  /** the incidents */
+  ids: string[];
+  /** the status to set */
+  status: "new" | "assigned_customer" | "working_customer" | "feedback_required" | "verify_close" | "risk_accepted" | "closed" | "invalid";
+  note?: IncidentStatusNote;
+  /** the message’s sender (default: the user making the request) */
+  sender_id?: string | null;
+};
+
+export type IncidentStatusChangeAnswer = {
+  /** one per id, in the order asked */
+  results: IncidentStatusChangeResult[];
+  /** incidents whose status changed */
+  changed: number;
+};
+
+export type IncidentStatusChangeResult = {
+  /** the incident */
+  id: string;
+  /** 0; 11003 no such incident; 11002 the change could not be written (nothing of it was) */
+  error_code: number;
+  /** the status-change row this change made; null when the incident already had the status (or failed) */
+  status_change_id: string | null;
+  /** the message holding the reason; null without a note (or when failed) */
+  message_id: string | null;
+};
+
+/** why the status was set: kept as a message linked to each incident’s new status-change row */
+export type IncidentStatusNote = {
+  /** the reason, as the message’s subject */
+  subject: string;
+  /** a comment, as the message’s body */
+  body?: string;
+};
+
 export type IncidentStatusUpdate = {
   /** the incident */
   id: string;
@@ -6122,6 +6298,57 @@ export type MassUpdateRequest = {
   fields: {
     [key: string]: unknown;
   };
+};
+
+export type MatchedSoftware = {
+  id: string;
+  name: string;
+  version: string | null;
+  /** the vector the record was matched by */
+  tsvector: string;
+  /** whether that vector is the stored `tsvector` (else it is to_tsvector of name and version) */
+  stored_tsvector: boolean;
+  /** assets the software is installed on */
+  asset_count: number;
+};
+
+export type MatchListAnswer = {
+  /** the query as PostgreSQL normalises it */
+  tsquery: string;
+  /** one per text, tsvector or software id, in the order sent */
+  matches: boolean[];
+};
+
+export type MatchPageAnswer = {
+  /** the query as PostgreSQL normalises it */
+  tsquery: string;
+  /** software records of the database the query matches */
+  total: number;
+  /** software records of the database */
+  software_total: number;
+  /** software records whose stored tsvector text PostgreSQL would refuse (they match nothing) */
+  unreadable: number;
+  limit: number;
+  offset: number;
+  /** the page of matching software, in the order the records were stored */
+  items: MatchedSoftware[];
+  /** time taken to match the whole database */
+  took_ms: number;
+};
+
+export type MatchRequest = {
+  /** a rule query in tsquery syntax (read as to_tsquery('simple', query)) */
+  query: string;
+  /** texts, each matched as to_tsvector('simple', text) @@ query (1 to 10,000) */
+  texts?: string[];
+  /** tsvector texts, each matched as text::tsvector @@ query (1 to 10,000) */
+  tsvectors?: string[];
+  /** software records, each matched by its vector (its stored tsvector, else to_tsvector('simple', name || ' ' || version)) (1 to 10,000) */
+  software_ids?: string[];
+  /** without a list: matching software records per page (default 50, at most 1000) */
+  limit?: number;
+  /** without a list: matching software records to skip */
+  offset?: number;
 };
 
 /** Messages: a record as answered */
@@ -8754,6 +8981,10 @@ export type SyncPushSummary = {
   requests: number;
   conflicts: number;
   failed: number;
+  /** of the entries pushed, those sent without naming a row the platform makes itself (a message without its status change), because the platform made none for that change; `notes` says which */
+  unlinked: number;
+  /** what the push did not do as asked, record by record: sent unlinked, or waiting for another change to be pushed first */
+  notes: string[];
   /** dry run: the requests that would be sent */
   would_send: {
     method: string;
@@ -8842,6 +9073,42 @@ export type TransferJob = {
     id: string;
     name: string;
   } | null;
+};
+
+export type TsQueryAccepted = {
+  /** to_tsquery('simple', query) as PostgreSQL prints it; '' when the query holds no word (it then matches nothing) */
+  tsquery: string;
+  /** PostgreSQL's notice when the query holds no word */
+  notice?: string;
+};
+
+export type TsQueryAnswer = {
+  /** one per query, in the order sent: accepted with its normalised form, or refused as PostgreSQL refuses it */
+  results: (TsQueryAccepted | TsQueryRefused)[];
+};
+
+export type TsQueryRefused = {
+  /** PostgreSQL's error message, word for word (`syntax error in tsquery: "a b"`) */
+  error: string;
+  /** what is wrong, in words */
+  reason: string;
+  /** where reading stopped: a UTF-16 index into the query (0-based) */
+  position: number;
+};
+
+export type TsQueryRequest = {
+  /** rule queries in tsquery syntax (1 to 10,000) */
+  queries: string[];
+};
+
+export type TsVectorAnswer = {
+  /** each text's to_tsvector('simple', text), printed as PostgreSQL prints it, in the order sent */
+  tsvectors: string[];
+};
+
+export type TsVectorRequest = {
+  /** texts to index as to_tsvector('simple', text) (1 to 10,000) */
+  texts: string[];
 };
 
 /** Value stores: a record as answered */

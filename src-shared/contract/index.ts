@@ -2,6 +2,7 @@
 // routes from these declarations, the OpenAPI document (`/openapi.json`) and the typed client
 // derive from them.
 import { getResource, RESOURCES } from '../resources/index';
+import { complianceOperations } from './compliance';
 import { consoleOperations } from './console';
 import { NAMED_OVERRIDES, namedOperations, scanOperations } from './named';
 import { API_BASES, isPending, lazily, type OperationDef } from './operation';
@@ -72,6 +73,7 @@ export function operations(): readonly OperationDef[] {
   list.push(...scanOperations());
   list.push(...(Object.values(publicOperations()) as OperationDef[]));
   list.push(...(Object.values(consoleOperations()) as OperationDef[]));
+  list.push(...(Object.values(complianceOperations()) as OperationDef[]));
   list.push(...(Object.values(syncOperations()) as OperationDef[]));
   list.push(...list.filter((op) => op.path.startsWith(`${API_BASES.v2}/${VENDOR_ALIAS.ours}`)).map(aliasOf));
   const ids = new Set<string>();
@@ -90,4 +92,4 @@ export function findOperation(operationId: string): OperationDef | undefined {
   return byId.get(operationId);
 }
 
-export { consoleOperations, namedOperations, publicOperations, scanOperations, syncOperations };
+export { complianceOperations, consoleOperations, namedOperations, publicOperations, scanOperations, syncOperations };

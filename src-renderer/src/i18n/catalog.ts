@@ -1,4 +1,6 @@
 // The console's string catalogs: the base ones and the shift workflow's, merged.
+import { complianceEn } from './compliance.en';
+import { complianceRu } from './compliance.ru';
 import { en, type Strings } from './en';
 import { ru } from './ru';
 import { workflowEn } from './workflow.en';
@@ -16,5 +18,5 @@ function merged(base: Strings, more: Strings): Strings {
   return out;
 }
 
-export const EN = merged(merged(en, workflowEn), triageEn);
-export const RU = merged(merged(ru, workflowRu), triageRu);
+export const EN = merged(merged(merged(en, workflowEn), triageEn), complianceEn);
+export const RU = merged(merged(merged(ru, workflowRu), triageRu), complianceRu);

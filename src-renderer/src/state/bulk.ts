@@ -1,7 +1,8 @@
 // The bulk runner: one change (status, risk, owner or group, with a status change's note) over
 // incidents given one by one or over a whole selected query, on any instance, through the APIs
 // every instance has: the query's incidents are read first (pages of the search, nothing created
-// after the selection was made), then written in chunks through mass_update, with progress and
+// after the selection was made), then written in chunks (a status with its reason through the
+// typed client's incidents.setStatus, one operation; other fields through mass_update), with progress and
 // cancel between chunks. A chunk no instance answered for is handed back as not answered (the
 // caller keeps it in the queue of changes waiting, state/queue.ts); a refusal keeps its reason.
 //
@@ -10,7 +11,7 @@
 import { emptySearch } from '../../../src-shared/schemas/search';
 import { microsToTs } from '../../../src-shared/time';
 import { ApiFailure, isAbort } from '../api/client';
-import { massCreate, massUpdate, search, type Rec } from '../api/radar';
+import { massCreate, massUpdate, search, setIncidentStatus, type Rec } from '../api/radar';
 import { failureText, type InstanceTag } from '../data/source';
 import { i18n } from '../i18n';
 import { searchText, toSearchFilters, type Resolve } from '../views/incidents/query';
@@ -178,41 +179,6 @@ export async function readCurrent(instance: string, ids: readonly string[], kind
   return out;
 }
 
-/** The reason and comment of a status change, as a message linked to each new status-change row. */
-async function writeNotes(instance: string, items: BulkItem[], status: string, note: ChangeNote, since: string): Promise<void> {
-  const api = useSession.getState().api!;
-  const target = targetOf(instance);
-  const changes = await search(api, target, 'service_asset_finding_status_changes', {
-    ...emptySearch(Math.min(10_000, items.length * 4)),
-    include_fields: ['id', 'service_asset_finding_id', 'created_at'],
-    filters: [
-      { field: 'service_asset_finding_id', filter_type: 'intersection', value: items.map((r) => r.id) },
-      { field: 'status', filter_type: 'equal', value: status },
-      { field: 'created_at', filter_type: 'range', value: [since, null] },
-    ],
-    ordering: [{ field: 'created_at', direction: 'desc' }],
-  });
-  const newest = new Map<string, string>();
-  for (const c of changes.items) {
-    const inc = String(c.service_asset_finding_id);
-    if (!newest.has(inc)) newest.set(inc, c.id);
-  }
-  const sender = useSession.getState().me?.id ?? null;
-  await massCreate(
-    api,
-    target,
-    'messages',
-    items.map((r) => ({
-      subject: note.subject,
-      body: note.body,
-      service_asset_finding_id: r.id,
-      service_asset_finding_status_change_id: newest.get(r.id) ?? null,
-      automated: false,
-      sender_id: sender,
-    })),
-  );
-}
-
 /**
  * The note of a status change whose value the instance already has (a request whose answer was
  * lost): written once, linked to the incident's newest change to that status, unless a message
@@ -279,11 +245,16 @@ export async function sendItems(change: BulkChange, instance: InstanceTag, items
       out.notSent.push({ instance, items: items.slice(i) });
       return;
     }
-    // Messages linked to the new status-change rows are found by time: from a second before.
-    const sentAt = microsToTs((Date.now() - 1000) * 1000);
     let failedHere = 0;
     try {
-      const res = await massUpdate(api, targetOf(instance.id), INCIDENTS, chunk.map((r) => r.id), CHANGE_FIELD[change.kind], change.value);
+      // A status goes with its reason and comment in one operation; the other fields by mass_update.
+      const res =
+        change.kind === 'status'
+          ? await setIncidentStatus(api, targetOf(instance.id), chunk.map((r) => r.id), String(change.value), change.note, {
+              before: new Map(chunk.filter((r) => r.before !== null).map((r) => [r.id.toLowerCase(), String(r.before)])),
+              senderId: useSession.getState().me?.id ?? null,
+            })
+          : await massUpdate(api, targetOf(instance.id), INCIDENTS, chunk.map((r) => r.id), CHANGE_FIELD[change.kind], change.value);
       const codes = new Map(res.map((x) => [x.id.toLowerCase(), x.error_code]));
       const ok: BulkItem[] = [];
       for (const r of chunk) {
@@ -292,18 +263,6 @@ export async function sendItems(change: BulkChange, instance: InstanceTag, items
         else {
           out.failed.push({ instance, item: r, code, reason: reasonOf(code) });
           failedHere++;
-        }
-      }
-      if (change.note && change.kind === 'status' && ok.length) {
-        try {
-          await writeNotes(instance.id, ok, String(change.value), change.note, sentAt);
-        } catch (e) {
-          if (isAbort(e) || !unanswered(e)) throw e;
-          // Changed, but its note not written: kept waiting, the note is written once it answers.
-          out.unanswered.push({ instance, items: ok, tried: true });
-          out.unanswered.push({ instance, items: items.slice(i + opts.chunk), tried: false });
-          opts.onChunk(items.length - i, failedHere);
-          return;
         }
       }
       for (const r of ok) out.ok.push({ instance, item: r });
