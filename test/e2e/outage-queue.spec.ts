@@ -10,6 +10,9 @@ import path from 'node:path';
 import { emptySearch } from '../../src-shared/schemas/search';
 import { api, expect, incidents, loadedRows, openConsole, snap, startServe, test, type Served } from './fixtures';
 
+/** The requests that send a change: mass_update, and a status with its reason in one operation. */
+const SENDS = /\/(service_asset_findings\/mass_update|console\/v1\/incidents\/status)(\?|$)/;
+
 test.use({ viewport: { width: 1440, height: 900 } });
 
 async function statusRows(s: Served, id: string, status: string): Promise<{ id: string }[]> {
@@ -112,7 +115,7 @@ for (const c of looks) {
         await page.reload().catch(() => {});
         let release = () => {};
         const gate = new Promise<void>((r) => (release = r));
-        await page.route('**/service_asset_findings/mass_update', async (route) => {
+        await page.route(SENDS, async (route) => {
           await gate;
           await route.continue();
         });
@@ -157,7 +160,7 @@ test('a change whose answer is lost is kept waiting and, once checked against th
     await openConsole(page, s, '#/incidents?status=new');
     await expect(loadedRows(page).first()).toBeVisible();
     // The server applies the change; its answer never reaches the page.
-    await page.route('**/service_asset_findings/mass_update', async (route) => {
+    await page.route(SENDS, async (route) => {
       await route.fetch();
       await route.abort('connectionreset');
     });
@@ -170,7 +173,7 @@ test('a change whose answer is lost is kept waiting and, once checked against th
     await page.keyboard.press('Control+Enter');
     await page.getByTestId('held-change').getByRole('button').nth(1).click();
     await expect(page.getByTestId('change-result')).toContainText('waits for its instance', { timeout: 15_000 });
-    await page.unroute('**/service_asset_findings/mass_update');
+    await page.unroute(SENDS);
     // Sent again once it answers: the incident already has the status, so nothing is applied twice.
     await expect(page.getByTestId('queue-button')).toHaveCount(0, { timeout: 30_000 });
     // The notice that said it waits goes once it is sent.

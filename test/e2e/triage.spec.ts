@@ -5,6 +5,9 @@ import type { Page } from '@playwright/test';
 import { INCIDENT_STATUSES } from '../../src-shared/resources/fields';
 import { api, expect, incidents, loadedRows, openConsole, test, type Incident, type Served, snap } from './fixtures';
 
+/** The requests that send a change: mass_update, and a status with its reason in one operation. */
+const SENDS = /\/(service_asset_findings\/mass_update|console\/v1\/incidents\/status)(\?|$)/;
+
 const blur = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
 
 async function statusCounts(s: Served): Promise<Map<string, number>> {
@@ -137,7 +140,7 @@ test('bulk status change of every matching incident: confirmed, with progress, s
   const before = await incidents(served);
   expect(before.total).toBeGreaterThan(200);
   // Slow each chunk down a little so the progress can be seen.
-  await page.route('**/service_asset_findings/mass_update', async (route) => {
+  await page.route(SENDS, async (route) => {
     await new Promise((r) => setTimeout(r, 250));
     await route.continue();
   });
