@@ -29,6 +29,27 @@ function checkSender(sender: WebContents, frameUrl: string | undefined): boolean
 
 const fromOwnPage = (e: IpcMainEvent | IpcMainInvokeEvent): boolean => checkSender(e.sender, e.senderFrame?.url);
 
+/**
+ * The view a console link names (`…/#/incidents?instance=…`), opened in the window: a link of
+ * this console (opened as a new window from the page), or one given to a second start of the app
+ * (another run's link: its view, on this run's server). Nothing but the view is taken from it.
+ */
+function openConsoleLink(url: string): boolean {
+  if (!win || !server) return false;
+  let hash: string;
+  try {
+    // A key the link may carry (`serve`'s address) is never taken: the window has its own.
+    hash = new URL(url).hash.replace(/^#key=[^&]*&?/, '#');
+  } catch {
+    return false;
+  }
+  if (!hash.startsWith('#/')) return false;
+  void win.loadURL(`${server.main}/${hash}`);
+  if (win.isMinimized()) win.restore();
+  win.focus();
+  return true;
+}
+
 async function createWindow(): Promise<void> {
   const stateDir = app.getPath('userData');
   const state = loadWindowState(stateDir);
@@ -70,7 +91,9 @@ app.enableSandbox();
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
+  app.on('second-instance', (_e, argv) => {
+    const link = argv.find((a) => /^https?:\/\/[^\s]*#\//.test(a));
+    if (link && openConsoleLink(link)) return;
     if (win) {
       if (win.isMinimized()) win.restore();
       win.focus();
@@ -81,7 +104,9 @@ if (!app.requestSingleInstanceLock()) {
   app.on('web-contents-created', (_e, contents) => {
     contents.on('will-attach-webview', (e) => e.preventDefault());
     contents.setWindowOpenHandler(({ url }) => {
-      if (/^https?:\/\//.test(url) && !isOwnUrl(url)) void shell.openExternal(url);
+      // The console's own links open in its window (one window); links to the web in the browser.
+      if (isOwnUrl(url)) openConsoleLink(url);
+      else if (/^https?:\/\//.test(url)) void shell.openExternal(url);
       return { action: 'deny' };
     });
     contents.on('will-navigate', (e, url) => {

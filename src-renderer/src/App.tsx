@@ -18,10 +18,14 @@ import { langPreference, setLangPreference, useI18n, type Lang } from './i18n';
 import { hrefOf, useRoute, type Route } from './router';
 import { dropFailedResult, guardUnload } from './state/changes';
 import { startHeartbeat } from './state/connection';
+import { startQueue } from './state/queue';
+import { QueueButton, QueueDialog } from './components/QueuePanel';
 import { startHealthWatch, useInstances } from './state/instances';
 import { useSession } from './state/session';
 import { useUi, type ThemePref } from './state/ui';
 import { SignIn } from './SignIn';
+import { shareSession, takeKeyFromAddress } from './session';
+import { useAddressInstance } from './links';
 import { PublicBuilder } from './views/builders/PublicBuilder';
 import { SearchBuilder } from './views/builders/SearchBuilder';
 import { AssignDialog } from './views/incidents/AssignDialog';
@@ -40,11 +44,11 @@ function DialogHost() {
   if (!dialog) return null;
   switch (dialog.kind) {
     case 'status':
-      return <StatusDialog refs={dialog.refs} />;
+      return <StatusDialog target={dialog.target} />;
     case 'risk':
-      return <RiskDialog refs={dialog.refs} />;
+      return <RiskDialog target={dialog.target} />;
     case 'assign':
-      return <AssignDialog refs={dialog.refs} />;
+      return <AssignDialog target={dialog.target} />;
     case 'instances':
       return <InstancesDialog />;
     case 'views':
@@ -143,6 +147,30 @@ function Main({ route }: { route: Route }) {
   }
 }
 
+/**
+ * The first Tab stop: straight to the view's content (the table on a list, past the header,
+ * filters and charts), shown only while it has the keyboard.
+ */
+function SkipLink() {
+  const { t } = useI18n();
+  const route = useRoute();
+  const list = route.view === 'incidents' || route.view === 'resource';
+  return (
+    <button
+      type="button"
+      className="skip-link"
+      onClick={() => {
+        const target = document.querySelector<HTMLElement>('.main .dt-scroll') ?? document.querySelector<HTMLElement>('.main');
+        if (!target) return;
+        if (target.tabIndex < 0 && !target.hasAttribute('tabindex')) target.tabIndex = -1;
+        target.focus();
+      }}
+    >
+      {list ? t('a11y.skipList') : t('a11y.skip')}
+    </button>
+  );
+}
+
 export function App() {
   const { t } = useI18n();
   const status = useSession((s) => s.status);
@@ -154,14 +182,35 @@ export function App() {
   useDesktopMenu();
   useEffect(() => {
     void useSession.getState().start();
+    // An address with a key opened in this tab later: the key leaves the address before the view
+    // is read, and signs in with it when it is another one.
+    const onHash = () => {
+      const key = takeKeyFromAddress();
+      if (key === null) return;
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+      if (key !== useSession.getState().api?.apiKey) void useSession.getState().signIn(key);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
   }, []);
   useEffect(() => {
     if (!api) return;
     void useInstances.getState().load();
     void useSession.getState().loadMe();
-    const stops = [startHeartbeat(), startHealthWatch(), guardUnload()];
+    const stops = [
+      startHeartbeat(),
+      startHealthWatch(),
+      guardUnload(),
+      startQueue(),
+      // Another tab of this console opened from a link asks for the key; a sign-out there signs out here.
+      shareSession(
+        () => api.apiKey,
+        () => useSession.getState().signOut(undefined, { quiet: true }),
+      ),
+    ];
     return () => stops.forEach((stop) => stop());
   }, [api]);
+  useAddressInstance(status === 'ready');
   // Error notices belong to the page they were raised on.
   useEffect(() => {
     useUi.getState().clearErrors();
@@ -172,6 +221,7 @@ export function App() {
   }, [t]);
   return (
     <div className="app">
+      {status === 'ready' && <SkipLink />}
       <header className="topbar">
         <a className="brand" href="#/incidents">
           <span className="brand-mark" aria-hidden="true" />
@@ -179,6 +229,7 @@ export function App() {
         </a>
         {status === 'ready' && <InstanceSwitcher />}
         {status === 'ready' && <Nav route={route} />}
+        {status === 'ready' && <QueueButton />}
         <span className="spacer" />
         {status === 'ready' && (
           <button type="button" className="ghost import-button" onClick={pickImportFiles} title={t('import.buttonHint', { key: keyLabel('Mod+O') })} aria-keyshortcuts="Control+O">
@@ -201,6 +252,7 @@ export function App() {
       <main className="main">{status === 'checking' ? <p className="muted pad">{t('states.loading')}</p> : status === 'ready' ? <Main route={route} /> : <SignIn />}</main>
       <Palette />
       <DialogHost />
+      {status === 'ready' && <QueueDialog />}
       <Notices />
       {status === 'ready' && <DropZone />}
       {status === 'ready' && <ImportFilePicker />}

@@ -5,9 +5,18 @@ import { useSyncExternalStore } from 'react';
 import { RESOURCES } from '../../src-shared/resources/index';
 
 export type Route =
-  | { view: 'incidents'; id?: string; instance?: string; /** the list's query, as written in the address */ params?: string }
-  | { view: 'resources' }
-  | { view: 'resource'; resource: string }
+  | {
+      view: 'incidents';
+      id?: string;
+      /** The list's instance ('all' for every instance); omitted: the main instance. */
+      instance?: string;
+      /** The open incident's instance, when it is not the list's (a list of all instances). */
+      at?: string;
+      /** the list's query, as written in the address */
+      params?: string;
+    }
+  | { view: 'resources'; instance?: string }
+  | { view: 'resource'; resource: string; instance?: string }
   | { view: 'record'; resource: string; id: string; instance?: string }
   | { view: 'search' }
   | { view: 'public' }
@@ -29,13 +38,15 @@ function decode(part: string): string | null {
 }
 
 export function parseRoute(hash: string): Route {
-  const raw = hash.replace(/^#/, '');
+  // A key given in the address is the session's business (session.ts), never part of a view.
+  const raw = hash.replace(/^#/, '').replace(/^key=[^&]*&?/, '');
   const q = raw.indexOf('?');
   const pathPart = q < 0 ? raw : raw.slice(0, q);
   const queryPart = q < 0 ? '' : raw.slice(q + 1);
   const notFound: Route = { view: 'notFound', path: `#${raw}` };
   const params = new URLSearchParams(queryPart);
   const instance = params.get('instance') ?? undefined;
+  const at = params.get('at') ?? undefined;
   const decoded = pathPart.split('/').filter(Boolean).map(decode);
   if (decoded.some((p) => p === null)) return notFound;
   const [head, a, b, ...more] = decoded as string[];
@@ -46,17 +57,18 @@ export function parseRoute(hash: string): Route {
     case 'incidents': {
       if (b) return notFound;
       params.delete('instance');
+      params.delete('at');
       const rest = params.toString().replace(/%2C/gi, ',');
-      return { view: 'incidents', ...(a ? { id: a } : {}), ...(instance ? { instance } : {}), ...(rest ? { params: rest } : {}) };
+      return { view: 'incidents', ...(a ? { id: a } : {}), ...(instance ? { instance } : {}), ...(a && at ? { at } : {}), ...(rest ? { params: rest } : {}) };
     }
     case 'findings':
     case 'assets':
       if (b) return notFound;
-      return a ? { view: 'record', resource: LINK_RESOURCES[head]!, id: a, instance } : { view: 'resource', resource: LINK_RESOURCES[head]! };
+      return a ? { view: 'record', resource: LINK_RESOURCES[head]!, id: a, instance } : { view: 'resource', resource: LINK_RESOURCES[head]!, ...(instance ? { instance } : {}) };
     case 'r':
-      if (!a) return { view: 'resources' };
+      if (!a) return { view: 'resources', ...(instance ? { instance } : {}) };
       if (!KNOWN.has(a)) return notFound;
-      return b ? { view: 'record', resource: a, id: b, instance } : { view: 'resource', resource: a };
+      return b ? { view: 'record', resource: a, id: b, instance } : { view: 'resource', resource: a, ...(instance ? { instance } : {}) };
     case 'search':
       return a ? notFound : { view: 'search' };
     case 'public':
@@ -72,19 +84,30 @@ export function parseRoute(hash: string): Route {
   }
 }
 
+let linkInstance: () => string | undefined = () => undefined;
+/** Where the lists' addresses take their instance from when a route names none (the one selected). */
+export function setLinkInstance(fn: () => string | undefined): void {
+  linkInstance = fn;
+}
+
+/**
+ * The address of a route. The lists (incidents, resources) carry their instance, so an address
+ * opens where it was made: a route that names none takes the instance selected now.
+ */
 export function hrefOf(r: Route): string {
   const inst = (i?: string) => (i && i !== 'main' ? `instance=${encodeURIComponent(i)}` : '');
+  const listInst = (i: string | undefined) => inst(i ?? linkInstance());
   const qs = (...parts: (string | undefined)[]) => {
     const s = parts.filter(Boolean).join('&');
     return s ? `?${s}` : '';
   };
   switch (r.view) {
     case 'incidents':
-      return `#/incidents${r.id ? `/${encodeURIComponent(r.id)}` : ''}${qs(r.params, inst(r.instance))}`;
+      return `#/incidents${r.id ? `/${encodeURIComponent(r.id)}` : ''}${qs(r.params, listInst(r.instance), r.id && r.at && r.at !== (r.instance ?? linkInstance() ?? 'main') ? `at=${encodeURIComponent(r.at)}` : '')}`;
     case 'resources':
-      return '#/r';
+      return `#/r${qs(listInst(r.instance))}`;
     case 'resource':
-      return `#/r/${r.resource}`;
+      return `#/r/${r.resource}${qs(listInst(r.instance))}`;
     case 'record':
       return `#/r/${r.resource}/${encodeURIComponent(r.id)}${qs(inst(r.instance))}`;
     case 'search':

@@ -46,7 +46,7 @@ test('a very long title and a 7-digit number: the panel keeps its buttons and ta
   expect(layout.outside, 'buttons or tabs pushed off screen').toEqual([]);
   expect(layout.overflow, 'the panel scrolls sideways').toBeLessThanOrEqual(1);
   // Every tab can still be chosen.
-  for (const name of [/^Occurrences/, /^Status history/]) {
+  for (const name of [/^Occurrences/, /^Timeline/]) {
     await detail.getByRole('tab', { name }).click();
     await expect(detail.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
   }

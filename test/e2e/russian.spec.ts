@@ -61,7 +61,8 @@ test('Russian: the search builder runs and copies curl; the language switches to
   await query.fill('status=eq,closed&order=-risklevel');
   await expect(page.getByTestId('validity')).toHaveText(/Запрос корректен/);
   await query.fill('status=eq');
-  await expect(page.getByTestId('validity')).toContainText('operator eq needs a value (field status)');
+  // The shared grammar's words in Russian, the names it quotes as written.
+  await expect(page.getByTestId('validity')).toContainText('оператору eq нужно значение (поле status)');
   await query.fill('status=eq,closed&order=-risklevel');
   const expected = await api<{ total: number }>(served, 'GET', '/data/public/api/v1/incidents?status=eq%2Cclosed&order=-risklevel');
   await page.getByRole('button', { name: 'Выполнить' }).click();

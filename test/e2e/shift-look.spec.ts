@@ -5,10 +5,10 @@
 import { expect, loadedRows, openConsole, snap, test, LOOK } from './fixtures';
 
 const looks = [
-  { theme: 'light', locale: 'en-GB', table: 'Incidents', incident: 'Incident', statusDialog: /^Change the status/, assign: /^Assign/, conversation: /^Conversation/, views: 'Saved views', instances: 'Instances', notFound: 'Nothing here' },
-  { theme: 'dark', locale: 'en-GB', table: 'Incidents', incident: 'Incident', statusDialog: /^Change the status/, assign: /^Assign/, conversation: /^Conversation/, views: 'Saved views', instances: 'Instances', notFound: 'Nothing here' },
-  { theme: 'light', locale: 'ru-RU', table: 'Инциденты', incident: 'Инцидент', statusDialog: /^Изменить статус/, assign: /^Назначить/, conversation: /^Переписка/, views: 'Сохранённые виды', instances: 'Инсталляции', notFound: 'Здесь ничего нет' },
-  { theme: 'dark', locale: 'ru-RU', table: 'Инциденты', incident: 'Инцидент', statusDialog: /^Изменить статус/, assign: /^Назначить/, conversation: /^Переписка/, views: 'Сохранённые виды', instances: 'Инсталляции', notFound: 'Здесь ничего нет' },
+  { theme: 'light', locale: 'en-GB', table: 'Incidents', incident: 'Incident', statusDialog: /^Change the status/, assign: /^Assign/, conversation: /^Timeline/, views: 'Saved views', instances: 'Instances', notFound: 'Nothing here' },
+  { theme: 'dark', locale: 'en-GB', table: 'Incidents', incident: 'Incident', statusDialog: /^Change the status/, assign: /^Assign/, conversation: /^Timeline/, views: 'Saved views', instances: 'Instances', notFound: 'Nothing here' },
+  { theme: 'light', locale: 'ru-RU', table: 'Инциденты', incident: 'Инцидент', statusDialog: /^Изменить статус/, assign: /^Назначить/, conversation: /^Хронология/, views: 'Сохранённые виды', instances: 'Инсталляции', notFound: 'Здесь ничего нет' },
+  { theme: 'dark', locale: 'ru-RU', table: 'Инциденты', incident: 'Инцидент', statusDialog: /^Изменить статус/, assign: /^Назначить/, conversation: /^Хронология/, views: 'Сохранённые виды', instances: 'Инсталляции', notFound: 'Здесь ничего нет' },
 ] as const;
 
 const inside = (sel: string) => `(() => { const el = document.querySelector(${JSON.stringify(sel)}); if (!el) return false; const r = el.getBoundingClientRect(); return r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight; })()`;
@@ -46,7 +46,7 @@ for (const c of looks) {
       await page.keyboard.press('u');
       await expect(page.getByTestId('held-change')).toHaveCount(0);
 
-      // The conversation, the notes told apart.
+      // The timeline (status changes and messages in one), the notes told apart.
       await detail.getByRole('tab', { name: c.conversation }).click();
       expect(await page.evaluate(inside('.detail-actions'))).toBe(true);
       await snap(page, testInfo, `shift-conversation-${tag}`);

@@ -209,8 +209,8 @@ test('a bulk status change cancelled while it runs: part changed with its status
     await expect(result).toContainText(`${n(untouched.length)} not sent (cancelled).`);
     await expect(page.getByTestId('total')).toHaveText(`${n(untouched.length)} incidents`);
     await expect(page.getByTestId('count-status-verify_close')).toHaveText(n(verifyBefore + changed.length));
-    // The selection holds what the incidents are now: a new change starts from there.
-    await expect(page.getByTestId('selected-count')).toHaveText(`${n(ids.length)} selected`);
+    // The whole query stays selected: what it matches now, the incidents not changed.
+    await expect(page.getByTestId('selected-count')).toHaveText(`${n(untouched.length)} selected`);
 
     // Revert: only the incidents that were changed go back (each as a new change).
     await result.getByRole('button', { name: 'Revert' }).click();

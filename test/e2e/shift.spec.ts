@@ -175,7 +175,7 @@ test('a message and a status change with a reason: messages linked to the change
   await openConsole(page, served, `#/incidents/${target.id}`);
   const detail = page.getByRole('complementary', { name: 'Incident' });
   await expect(detail.getByRole('heading', { level: 2 })).toHaveText(target.title);
-  await detail.getByRole('tab', { name: /^Conversation/ }).click();
+  await detail.getByRole('tab', { name: /^Timeline/ }).click();
   await detail.getByRole('textbox', { name: 'Message' }).fill('Проверили журналы, активность подтверждена.');
   await detail.getByRole('button', { name: 'Send' }).click();
   await expect(detail.getByTestId('message').last()).toContainText('Проверили журналы, активность подтверждена.');
@@ -211,7 +211,7 @@ test('a message and a status change with a reason: messages linked to the change
   const reason = msgs.items.find((m) => m.service_asset_finding_status_change_id === change.id)!;
   expect(reason.subject).toBe('Closed: False positive');
   expect(reason.body).toBe('Плановое сканирование, согласовано.');
-  await detail.getByRole('tab', { name: /^Status history/ }).click();
+  await detail.getByRole('tab', { name: /^Timeline/ }).click();
   await expect(detail.getByTestId('history-note').first()).toContainText('Closed: False positive');
   await snap(page, testInfo, 'history-with-reason');
 });

@@ -5,6 +5,9 @@ import type { Page } from '@playwright/test';
 import { INCIDENT_STATUSES } from '../../src-shared/resources/fields';
 import { api, expect, incidents, loadedRows, openConsole, test, type Incident, type Served, snap } from './fixtures';
 
+/** The requests that send a change: mass_update, and a status with its reason in one operation. */
+const SENDS = /\/(service_asset_findings\/mass_update|console\/v1\/incidents\/status)(\?|$)/;
+
 const blur = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
 
 async function statusCounts(s: Served): Promise<Map<string, number>> {
@@ -61,8 +64,8 @@ test('filter by status, sort by risk, open an incident: the table shows what the
   if (full.service_asset) await expect(detail).toContainText(full.service_asset.name);
   await detail.getByRole('tab', { name: /^Occurrences/ }).click();
   await expect(detail.getByRole('table', { name: 'Occurrences' }).locator('tbody tr')).toHaveCount(Math.max(1, full.occurrences.length));
-  await detail.getByRole('tab', { name: /^Status history/ }).click();
-  await expect(detail.locator('.history li')).toHaveCount(Math.max(1, full.status_changes.length));
+  await detail.getByRole('tab', { name: /^Timeline/ }).click();
+  await expect(detail.getByTestId('history-item')).toHaveCount(full.status_changes.length);
   await snap(page, testInfo, 'filtered-sorted-detail');
   await page.keyboard.press('Escape');
   await expect(detail).toHaveCount(0);
@@ -137,7 +140,7 @@ test('bulk status change of every matching incident: confirmed, with progress, s
   const before = await incidents(served);
   expect(before.total).toBeGreaterThan(200);
   // Slow each chunk down a little so the progress can be seen.
-  await page.route('**/service_asset_findings/mass_update', async (route) => {
+  await page.route(SENDS, async (route) => {
     await new Promise((r) => setTimeout(r, 250));
     await route.continue();
   });

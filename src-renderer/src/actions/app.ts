@@ -2,6 +2,9 @@
 import { exportTargets, runExport, withoutPaging } from '../data/exports';
 import { currentLang, setLangPreference } from '../i18n';
 import { navigate, type Route } from '../router';
+import { shareableLink } from '../links';
+import { useQueue } from '../state/queue';
+import { announce } from './notices';
 import { useSession } from '../state/session';
 import { useTransfers } from '../state/transfers';
 import { useUi } from '../state/ui';
@@ -27,7 +30,7 @@ export const APP_ACTIONS: readonly Action[] = [
     predicate: signedIn,
     perform: () => useUi.getState().setPalette(true),
   },
-  { id: 'view.charts', label: 'actions.charts', group: 'view', keys: ['Shift+G'], predicate: (s) => s.signedIn && s.route.view === 'incidents', perform: () => useUi.getState().toggleCharts() },
+  { id: 'view.charts', label: 'actions.charts', group: 'view', keys: ['Shift+G'], predicate: (s) => s.signedIn && s.route.view === 'incidents', pressed: () => useUi.getState().chartsOpen, perform: () => useUi.getState().toggleCharts() },
   {
     id: 'view.theme',
     label: 'actions.theme',
@@ -77,5 +80,18 @@ export const APP_ACTIONS: readonly Action[] = [
     predicate: canExport,
     perform: (s) => useUi.getState().openDialog({ kind: 'exportCsv', source: withoutPaging(s.exportSource!), target: exportTarget(s)! }),
   },
+  {
+    id: 'view.copyLink',
+    label: 'links.copy',
+    group: 'view',
+    predicate: (s) => s.signedIn && s.route.view !== 'notFound',
+    perform: () => {
+      navigator.clipboard.writeText(shareableLink()).then(
+        () => announce('success', 'links.copied'),
+        (e: unknown) => announce('error', 'links.copyFailed', { error: e instanceof Error ? e.message : String(e) }),
+      );
+    },
+  },
+  { id: 'queue.open', label: 'queue.openAction', group: 'app', predicate: signedIn, perform: () => useQueue.getState().setOpen(true) },
   { id: 'app.signOut', label: 'actions.signOut', group: 'app', predicate: signedIn, perform: () => useSession.getState().signOut() },
 ];

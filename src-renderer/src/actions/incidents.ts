@@ -4,20 +4,18 @@ import { search } from '../api/radar';
 import { failureText, type Row } from '../data/source';
 import { i18n } from '../i18n';
 import { navigate } from '../router';
-import { useChanges } from '../state/changes';
+import { targetSize, useChanges, type ChangeTarget } from '../state/changes';
 import { instancesOf, targetOf, useInstances } from '../state/instances';
 import { personName } from '../state/people';
 import { checkAuth, useSession } from '../state/session';
-import { useTriage, type RowRef } from '../state/triage';
+import { scopeCount, useTriage, type RowRef } from '../state/triage';
 import { useUi } from '../state/ui';
 import { emptyQuery, incidentNumber, isFiltered, toSearchRequest, type IncidentQuery } from '../views/incidents/query';
 import { announce } from './notices';
+import { pivot, rowValues, type PivotKind } from '../views/incidents/pivots';
 import type { Action, AppState } from './types';
 
 const INCIDENTS = 'service_asset_findings';
-
-/** Largest selection "select all matching" makes per instance (the search limit). */
-export const SELECT_ALL_MAX = 10_000;
 
 export const refOf = (r: Row): RowRef => ({
   key: `${r._instance.id}:${r.id}`,
@@ -35,22 +33,29 @@ const onList = (s: AppState) => s.signedIn && s.route.view === 'incidents';
 const grouped = (s: AppState) => s.query.groupBy !== null;
 const focusedRow = (s: AppState) => s.source?.row(s.focus);
 
-/** The incidents an action works on: the selection, else the open one, else the focused one. */
-export function targets(s: AppState): RowRef[] {
-  if (s.selection.size) return [...s.selection.values()];
-  if (s.detail) return [s.detail];
+/** The incidents an action works on: the selection (rows, or the whole query), else the open one, else the focused one. */
+export function targets(s: AppState): ChangeTarget {
+  if (s.scope) return { scope: s.scope };
+  if (s.selection.size) return { refs: [...s.selection.values()] };
+  if (s.detail) return { refs: [s.detail] };
   const row = grouped(s) ? undefined : focusedRow(s);
-  return row ? [refOf(row)] : [];
+  return { refs: row ? [refOf(row)] : [] };
 }
 
-const withTargets = (s: AppState) => onList(s) && !s.busy && targets(s).length > 0;
+const withTargets = (s: AppState) => onList(s) && !s.busy && targetSize(targets(s)) > 0;
+
+/** Moves the keyboard to the list (after a toolbar button was clicked with the mouse, Enter opens the row, not the button again). */
+export function focusList(): void {
+  const el = document.querySelector<HTMLElement>('[data-testid="incidents-scroll"]');
+  if (el && document.activeElement !== el) el.focus({ preventScroll: true });
+}
 
 /** Opens an incident: the detail panel follows the address (front_link opens it too). */
 export function openIncident(ref: RowRef): void {
   const t = useTriage.getState();
   const wasOpen = t.detail !== null;
   t.openDetail(ref);
-  navigate({ view: 'incidents', id: ref.id, instance: ref.instance.id === 'main' ? undefined : ref.instance.id, params: paramsNow() }, wasOpen);
+  navigate({ view: 'incidents', id: ref.id, at: ref.instance.id, params: paramsNow() }, wasOpen);
 }
 
 function paramsNow(): string | undefined {
@@ -59,6 +64,7 @@ function paramsNow(): string | undefined {
   if (i < 0) return undefined;
   const p = new URLSearchParams(h.slice(i + 1));
   p.delete('instance');
+  p.delete('at');
   const s = p.toString().replace(/%2C/gi, ',');
   return s || undefined;
 }
@@ -73,6 +79,7 @@ function move(s: AppState, delta: number): void {
   if (max < 0) return;
   const next = Math.min(max, Math.max(0, s.focus + delta));
   useTriage.getState().setFocus(s.view, next);
+  focusList();
   const row = s.source?.row(next);
   if (row && s.detail) openIncident(refOf(row));
 }
@@ -105,30 +112,13 @@ export async function jumpTo(n: number): Promise<boolean> {
   return false;
 }
 
-async function selectAllMatching(s: AppState): Promise<void> {
-  const api = useSession.getState().api;
-  if (!api) return;
-  const tags = instancesOf(s.view, useInstances.getState());
+/** Selects every incident the list's query matches (any number): the query itself is selected. */
+function selectAllMatching(s: AppState): void {
   const t = useTriage.getState();
-  try {
-    const pages = await Promise.all(
-      tags.map(async (tag) => ({
-        tag,
-        page: await search(api, targetOf(tag.id), INCIDENTS, {
-          ...toSearchRequest(s.query, { asOf: t.asOf, who: { me: useSession.getState().me?.id ?? null, myGroups: [] }, until: t.hold[s.view] ?? null }, [], SELECT_ALL_MAX, 0),
-          include_fields: ['id', 'status', 'risklevel', 'title', 'display_id', 'user_id', 'group_id'],
-        }),
-      })),
-    );
-    const refs = pages.flatMap(({ tag, page }) => page.items.map((it) => refOf({ ...it, _instance: tag })));
-    useTriage.getState().select(s.view, refs, 'replace');
-    const total = pages.reduce((n, p) => n + p.page.total, 0);
-    if (total > refs.length) announce('info', 'notices.selectCapped', { count: refs.length, total });
-    else announce('info', 'notices.selectedAll', { count: refs.length });
-  } catch (e) {
-    checkAuth(e);
-    announce('error', 'notices.selectFailed', { error: failureText(e) });
-  }
+  const total = s.source?.state().total ?? null;
+  if (total === null) return;
+  t.selectScope(s.view, { query: s.query, extra: [], asOf: t.asOf, until: t.hold[s.view] ?? null, total });
+  announce('info', 'notices.selectedAll', { count: total });
 }
 
 /** Assigns the targets to the local analyst (held like every change). */
@@ -152,9 +142,17 @@ export const INCIDENT_ACTIONS: readonly Action[] = [
     perform: (s) => {
       const row = focusedRow(s);
       if (row) useTriage.getState().toggle(s.view, refOf(row));
+      focusList();
     },
   },
-  { id: 'incidents.selectAll', label: 'actions.selectAll', group: 'incidents', keys: ['Shift+X'], predicate: (s) => onList(s) && !s.busy, perform: selectAllMatching },
+  {
+    id: 'incidents.selectAll',
+    label: 'actions.selectAll',
+    group: 'incidents',
+    keys: ['Shift+X'],
+    predicate: (s) => onList(s) && !s.busy && !grouped(s) && (s.source?.state().total ?? 0) > 0 && !(s.scope && scopeCount(s.scope) === s.source?.state().total),
+    perform: selectAllMatching,
+  },
   {
     id: 'incidents.closeDetail',
     label: 'actions.closeDetail',
@@ -168,7 +166,7 @@ export const INCIDENT_ACTIONS: readonly Action[] = [
     label: 'actions.clearSelection',
     group: 'incidents',
     keys: ['Escape'],
-    predicate: (s) => onList(s) && s.selection.size > 0,
+    predicate: (s) => onList(s) && (s.selection.size > 0 || s.scope !== null),
     perform: (s) => useTriage.getState().clearSelection(s.view),
   },
   {
@@ -188,7 +186,7 @@ export const INCIDENT_ACTIONS: readonly Action[] = [
     group: 'incidents',
     keys: ['s'],
     predicate: withTargets,
-    perform: (s) => useUi.getState().openDialog({ kind: 'status', refs: targets(s) }),
+    perform: (s) => useUi.getState().openDialog({ kind: 'status', target: targets(s) }),
   },
   {
     id: 'incidents.setRisk',
@@ -196,7 +194,7 @@ export const INCIDENT_ACTIONS: readonly Action[] = [
     group: 'incidents',
     keys: ['r'],
     predicate: withTargets,
-    perform: (s) => useUi.getState().openDialog({ kind: 'risk', refs: targets(s) }),
+    perform: (s) => useUi.getState().openDialog({ kind: 'risk', target: targets(s) }),
   },
   {
     id: 'incidents.assignMe',
@@ -212,7 +210,7 @@ export const INCIDENT_ACTIONS: readonly Action[] = [
     group: 'incidents',
     keys: ['Shift+A'],
     predicate: withTargets,
-    perform: (s) => useUi.getState().openDialog({ kind: 'assign', refs: targets(s) }),
+    perform: (s) => useUi.getState().openDialog({ kind: 'assign', target: targets(s) }),
   },
   {
     id: 'incidents.undo',
@@ -313,5 +311,34 @@ export const INCIDENT_ACTIONS: readonly Action[] = [
     perform: () => useUi.getState().openDialog({ kind: 'views' }),
   },
 ];
+
+/** The row a pivot starts from: the one under the cursor (a right-click puts it there). */
+const pivotRow = (s: AppState): Row | undefined => (grouped(s) ? undefined : focusedRow(s));
+
+const PIVOT_FIELD: Record<PivotKind, string | null> = { asset: 'service_asset_id', finding: 'finding_id', owner: 'user_id', group: 'group_id', rule: null };
+
+/** Filter the list in or out by the row's asset, finding type, rules, owner or group. */
+export const PIVOT_ACTIONS: readonly Action[] = (['asset', 'finding', 'rule', 'owner', 'group'] as const).flatMap((kind) =>
+  (['in', 'out'] as const).map(
+    (mode): Action => ({
+      id: `pivot.${kind}.${mode}`,
+      label: `pivots.action.${mode}.${kind}`,
+      group: 'incidents',
+      predicate: (s) => {
+        const row = onList(s) ? pivotRow(s) : undefined;
+        if (!row) return false;
+        const f = PIVOT_FIELD[kind];
+        return f === null || (typeof row[f] === 'string' && row[f] !== '');
+      },
+      perform: async (s) => {
+        const row = pivotRow(s);
+        if (!row) return;
+        const ids = await rowValues(row, kind);
+        if (ids.length) pivot(kind, ids, mode);
+        else announce('info', 'pivots.noRules');
+      },
+    }),
+  ),
+);
 
 export const statusLabel = (status: string): string => i18n.t(`status.${status}`, { defaultValue: status });

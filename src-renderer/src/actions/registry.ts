@@ -1,14 +1,14 @@
 // Every console action, declared once (actions/incidents.ts, actions/app.ts) and used by the
 // toolbar, the row menu, the keyboard, the command palette and the desktop menu.
 import { APP_ACTIONS } from './app';
-import { INCIDENT_ACTIONS } from './incidents';
+import { INCIDENT_ACTIONS, PIVOT_ACTIONS } from './incidents';
 import { appState } from './state';
 import type { Action } from './types';
 
 export type { Action, ActionGroup, AppState } from './types';
 export { appState } from './state';
 
-export const ACTIONS: readonly Action[] = [APP_ACTIONS[0]!, ...INCIDENT_ACTIONS, ...APP_ACTIONS.slice(1)];
+export const ACTIONS: readonly Action[] = [APP_ACTIONS[0]!, ...INCIDENT_ACTIONS, ...PIVOT_ACTIONS, ...APP_ACTIONS.slice(1)];
 
 const byId = new Map(ACTIONS.map((a) => [a.id, a]));
 

@@ -3,10 +3,11 @@ import { cachedSource } from '../data/listCache';
 import { incidentExportSource } from '../data/incidentExport';
 import { i18n } from '../i18n';
 import { currentRoute } from '../router';
-import { useChanges } from '../state/changes';
+import { canUndo, useChanges } from '../state/changes';
 import { useInstances } from '../state/instances';
+import { useQueue } from '../state/queue';
 import { useSession } from '../state/session';
-import { currentQuery, EMPTY_SELECTION, useTriage } from '../state/triage';
+import { currentQuery, EMPTY_SELECTION, scopeOf, useTriage } from '../state/triage';
 import { useUi } from '../state/ui';
 import type { AppState } from './types';
 
@@ -24,16 +25,17 @@ export function appState(): AppState {
   return {
     route,
     signedIn,
-    dialogOpen: ui.dialog !== null || ui.paletteOpen,
+    dialogOpen: ui.dialog !== null || ui.paletteOpen || useQueue.getState().open,
     view,
     query,
     selection: tr.selection[view] ?? EMPTY_SELECTION,
+    scope: onIncidents ? scopeOf(view, tr) : null,
     focus: tr.focus[view] ?? 0,
     detail: tr.detail,
     source: onIncidents ? cachedSource(view) : null,
     busy: ch.running !== null,
     pending: ch.pending !== null,
-    canUndo: ch.pending !== null || (ch.last !== null && ch.running === null),
+    canUndo: canUndo(ch),
     get exportSource() {
       if (exportSource === undefined) exportSource = !signedIn ? null : onIncidents ? incidentExportSource(query, i18n.t.bind(i18n)) : ui.exportSource;
       return exportSource;

@@ -5,7 +5,7 @@
 import type { ExportSource } from '../data/exportTypes';
 import type { RowSource } from '../data/source';
 import type { Route } from '../router';
-import type { RowRef } from '../state/triage';
+import type { RowRef, Scope } from '../state/triage';
 import type { IncidentQuery } from '../views/incidents/query';
 
 export interface AppState {
@@ -17,6 +17,8 @@ export interface AppState {
   view: string;
   query: IncidentQuery;
   selection: ReadonlyMap<string, RowRef>;
+  /** The whole query selected ("all N matching"), while the list shows it. */
+  scope: Scope | null;
   focus: number;
   detail: RowRef | null;
   /** The incident list on screen (derived from the query; null elsewhere). */
@@ -45,5 +47,7 @@ export interface Action {
   /** Runs even while typing in a field. */
   global?: boolean;
   predicate(s: AppState): boolean;
+  /** A toggle: whether it is on now (its button shows it pressed). */
+  pressed?(): boolean;
   perform(s: AppState): void | Promise<void>;
 }

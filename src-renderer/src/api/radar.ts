@@ -6,6 +6,7 @@ import type { InstanceInput, InstancePatch, InstanceView, InstanceTest } from '.
 import type { Person, PersonInput } from '../../../src-shared/schemas/people';
 import type { SearchRequest } from '../../../src-shared/schemas/search';
 import { publicOperations } from '../../../src-shared/contract/index';
+import type { IncidentStatus } from '../../../src-shared/resources/fields';
 import { MAIN as MAIN_T, type Api, type Element, type Target } from './client';
 
 export type Rec = Record<string, unknown> & { id: string };
@@ -26,6 +27,23 @@ export async function getRecord(api: Api, target: Target, resource: string, id: 
 export async function massUpdate(api: Api, target: Target, resource: string, ids: string[], field: string, value: unknown, signal?: AbortSignal): Promise<{ id: string; error_code: number }[]> {
   const answer = await api.run(signal, undefined, () => api.on(target).dynamic.resource(resource).massUpdate(ids, field, value));
   return (answer as { results: { id: string; error_code: number }[] }).results;
+}
+
+/**
+ * Incidents' status with its reason, as one operation (the typed client's incidents.setStatus:
+ * one request and one transaction on a local instance; on a remote platform, the status-change
+ * rows it made are read before and after). `before`: each incident's status before, when known.
+ */
+export async function setIncidentStatus(
+  api: Api,
+  target: Target,
+  ids: string[],
+  status: string,
+  note: { subject: string; body: string } | undefined,
+  opts: { before?: ReadonlyMap<string, string>; senderId?: string | null },
+): Promise<{ id: string; error_code: number }[]> {
+  const answer = await api.run(undefined, undefined, () => api.on(target).incidents.setStatus(ids, status as IncidentStatus, note, opts));
+  return answer.results;
 }
 
 export async function createRecord(api: Api, target: Target, resource: string, body: Record<string, unknown>): Promise<Rec> {

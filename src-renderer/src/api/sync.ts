@@ -25,7 +25,7 @@ export const syncInstances = (api: Api, signal?: AbortSignal) => op<SyncInstance
 
 export const syncStatus = (api: Api, instance: string, signal?: AbortSignal) => op<SyncStatus>(api, 'console.sync.status', instance, { signal });
 
-export function syncEntries(api: Api, instance: string, query: { state?: string; resource?: string; limit?: number; offset?: number } = {}, signal?: AbortSignal) {
+export function syncEntries(api: Api, instance: string, query: { state?: string; resource?: string; record_id?: string; limit?: number; offset?: number } = {}, signal?: AbortSignal) {
   return op<z.infer<typeof entryListSchema>>(api, 'console.sync.entries', instance, { query, signal });
 }
 

@@ -1,4 +1,5 @@
 // A toolbar button for a declared action: its label, its shortcut, enabled when it applies.
+import { focusList } from '../actions/incidents';
 import { appState, getAction, keyLabel, runAction } from '../actions/registry';
 import { useI18n } from '../i18n';
 import { useChanges } from '../state/changes';
@@ -21,6 +22,7 @@ export function useActionState(): void {
   useTriage((s) => s.live);
   useSession((s) => s.me);
   useUi((s) => s.dialog);
+  useUi((s) => s.chartsOpen);
   useRoute();
   useSyncExternalStore(subscribeLists, listsVersion);
 }
@@ -38,9 +40,16 @@ export function ActionButton({ id, className, short }: { id: string; className?:
       type="button"
       className={className}
       disabled={!enabled}
-      onClick={() => runAction(id)}
+      onClick={(e) => {
+        runAction(id);
+        // Clicked with the mouse on the list's toolbars: the keyboard stays with the list, so
+        // Enter then opens the row under the cursor rather than pressing this button again (a
+        // button pressed from the keyboard keeps the focus).
+        if (e.detail > 0 && !e.currentTarget.closest('aside, dialog, [role="dialog"]')) focusList();
+      }}
       title={key ? `${label} (${keyLabel(key)})` : label}
       aria-keyshortcuts={key?.replace('Mod', 'Control')}
+      aria-pressed={a.pressed ? a.pressed() : undefined}
     >
       {short ? t(`${a.label}Short`, { defaultValue: label }) : label}
       {key && !short && <kbd>{keyLabel(key)}</kbd>}

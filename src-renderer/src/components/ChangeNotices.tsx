@@ -4,23 +4,26 @@ import { useEffect, useState } from 'react';
 import { runAction } from '../actions/registry';
 import { useI18n } from '../i18n';
 import { formatNumber } from '../i18n/format';
-import { useChanges } from '../state/changes';
+import { targetSize, useChanges } from '../state/changes';
+import { useQueue } from '../state/queue';
 
 export function HeldChange() {
   const { t, lang } = useI18n();
   const pending = useChanges((s) => s.pending);
-  const [now, setNow] = useState(Date.now());
+  const [, tick] = useState(0);
   useEffect(() => {
     if (!pending) return;
-    const timer = setInterval(() => setNow(Date.now()), 250);
+    const timer = setInterval(() => tick((n) => n + 1), 250);
     return () => clearInterval(timer);
   }, [pending]);
   if (!pending) return null;
-  const left = Math.max(0, Math.ceil((pending.deadline - now) / 1000));
+  // Counted from the change's own deadline at every render: it starts at the hold's length.
+  const left = Math.min(Math.ceil(pending.holdMs / 1000), Math.max(0, Math.ceil((pending.deadline - Date.now()) / 1000)));
+  const size = targetSize(pending.target);
   return (
     <div className="notice is-held" role="status" data-testid="held-change">
       <span>
-        {t(`held.${pending.kind}`, { count: pending.refs.length, n: formatNumber(lang, pending.refs.length), value: pending.label })}{' '}
+        {t(`held.${pending.kind}`, { count: size, n: formatNumber(lang, size), value: pending.label })}{' '}
         <span className="muted">{t('held.sendingIn', { count: left })}</span>
       </span>
       <span className="countdown" style={{ animationDuration: `${Math.max(0, pending.deadline - Date.now())}ms` }} aria-hidden="true" />
@@ -39,24 +42,38 @@ export function ChangeResult() {
   const result = useChanges((s) => s.result);
   const last = useChanges((s) => s.last);
   const [hidden, setHidden] = useState<unknown>(null);
+  // The part that waited is no longer news once it was sent, undone or listed as not applied
+  // (the list of waiting changes and its own notice say what became of it).
+  const stillWaiting = useQueue((s) => (result?.res.queuedIds.length ? s.entries.some((e) => e.state === 'waiting' && result.res.queuedIds.includes(e.id)) : false));
+  const queued = stillWaiting ? (result?.res.queued ?? 0) : 0;
   useEffect(() => {
-    if (!result || result.res.failed.length) return;
+    if (!result || result.res.failed.length || queued) return;
     const timer = setTimeout(() => setHidden(result), 12_000);
     return () => clearTimeout(timer);
-  }, [result]);
+  }, [result, queued]);
   if (!result || hidden === result) return null;
-  const { res } = result;
-  const ok = res.failed.length === 0 && res.cancelled === 0;
+  const res = { ...result.res, queued };
+  if (res.ok === 0 && !res.failed.length && !res.cancelled && !queued && !result.revert) return null;
+  const ok = res.failed.length === 0 && res.cancelled === 0 && res.queued === 0;
   const reasons = [...new Set(res.failed.map((f) => f.reason))].slice(0, 3).join('; ');
+  const listed = res.queued > 0 || res.failed.some((f) => f.id !== '');
   return (
-    <div className={`notice ${ok ? 'is-success' : 'is-error'}`} role={ok ? 'status' : 'alert'} data-testid="change-result">
+    <div className={`notice ${ok ? 'is-success' : res.failed.length || res.cancelled ? 'is-error' : 'is-waiting'}`} role={ok ? 'status' : 'alert'} data-testid="change-result">
       <span>
         {result.revert
           ? t('notices.reverted', { count: res.ok, n: formatNumber(lang, res.ok) })
-          : t(`notices.changed.${result.kind}`, { count: res.ok, n: formatNumber(lang, res.ok), value: result.label })}
+          : res.ok === 0 && res.queued > 0
+            ? `${t(`held.${result.kind}`, { count: res.queued, n: formatNumber(lang, res.queued), value: result.label })} ${t('notices.waitsForInstance', { count: res.queued })}`
+            : t(`notices.changed.${result.kind}`, { count: res.ok, n: formatNumber(lang, res.ok), value: result.label })}
         {res.failed.length > 0 && ` ${t('notices.failedFor', { count: res.failed.length, n: formatNumber(lang, res.failed.length), reasons })}`}
         {res.cancelled > 0 && ` ${t('notices.cancelledFor', { count: res.cancelled, n: formatNumber(lang, res.cancelled) })}`}
+        {res.queued > 0 && res.ok > 0 && ` ${t('notices.queuedFor', { count: res.queued, n: formatNumber(lang, res.queued) })}`}
       </span>
+      {listed && (
+        <button type="button" className="link" onClick={() => useQueue.getState().setOpen(true)}>
+          {t('queue.show')}
+        </button>
+      )}
       {!result.revert && last && (
         <button type="button" className="link" onClick={() => runAction('incidents.undo')}>
           {t('actions.revert')}

@@ -4,7 +4,9 @@ import { useEffect, useState } from 'react';
 import { useI18n } from '../i18n';
 import { formatDuration } from '../i18n/format';
 import { useConnection } from '../state/connection';
+import { formatNumber } from '../i18n/format';
 import { healthOf, instancesOf, useInstances } from '../state/instances';
+import { queuedCount, useQueue } from '../state/queue';
 import { displayName } from './InstanceSwitcher';
 
 function useNow(every: number, on: boolean): number {
@@ -27,12 +29,24 @@ export function ConnectionBanner() {
   const health = useInstances((s) => s.health);
   const mainId = useInstances((s) => s.mainId);
   const now = useNow(1000, up === false);
+  const entries = useQueue((s) => s.entries);
+  const waitingFor = (ids: string[] | null) => entries.filter((e) => e.state === 'waiting' && (!ids || ids.includes(e.instance))).reduce((n, e) => n + queuedCount(e), 0);
+  const waitingNote = (n: number) =>
+    n > 0 && (
+      <span className="banner-queue" data-testid="banner-queue">
+        {t('queue.bannerWaiting', { count: n, n: formatNumber(lang, n) })}{' '}
+        <button type="button" className="link" onClick={() => useQueue.getState().setOpen(true)}>
+          {t('queue.show')}
+        </button>
+      </span>
+    );
   if (up === false) {
     return (
       <div className="banner is-down" role="alert" data-testid="outage">
         <strong>{t('outage.server')}</strong>
         <span>{t('outage.since', { time: formatDuration(lang, ((now - (since ?? now)) / 1000) | 0) })}</span>
         <span className="muted">{t('outage.retrying')}</span>
+        {waitingNote(waitingFor(null))}
         <button type="button" disabled={checking} onClick={() => void useConnection.getState().check()}>
           {t('outage.checkAgain')}
         </button>
@@ -53,6 +67,7 @@ export function ConnectionBanner() {
           </span>
         );
       })}
+      {waitingNote(waitingFor(down.map((d) => d.tag.id)))}
       <button type="button" onClick={() => void Promise.all(down.map((d) => useInstances.getState().check(d.tag.id)))}>
         {t('outage.checkAgain')}
       </button>

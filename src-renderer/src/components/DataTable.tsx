@@ -123,7 +123,7 @@ export interface DataTableProps {
   sorting: readonly SortKey[];
   onSortingChange?(s: SortKey[]): void;
   rowKey(row: Row): string;
-  selected?: ReadonlyMap<string, unknown>;
+  selected?: { has(key: string): boolean; readonly size: number };
   onToggle?(row: Row, index: number, range: boolean): void;
   /** The header checkbox: select every matching row, or clear. */
   onToggleAll?(): void;
@@ -370,7 +370,8 @@ export function DataTable(props: DataTableProps) {
 
   return (
     <div className="dt" aria-busy={initialLoading || pending || st?.loading ? 'true' : 'false'}>
-      <div className="dt-scroll" ref={scrollRef} data-testid={`${props.id}-scroll`}>
+      {/* Focusable, so the keyboard stays on the list: Enter opens the row under the cursor. */}
+      <div className="dt-scroll" ref={scrollRef} data-testid={`${props.id}-scroll`} tabIndex={0} role="group" aria-label={props.label}>
         <table className="dt-table" aria-label={props.label} aria-rowcount={total === null ? -1 : total + 1} style={{ width: totalWidth }}>
           <thead className="dt-head">
             <tr role="row">

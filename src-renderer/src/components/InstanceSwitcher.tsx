@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useI18n } from '../i18n';
 import { displayName } from '../lib/instanceName';
 import { formatNumber } from '../i18n/format';
+import { answering, useConnection } from '../state/connection';
 import { healthOf, useInstances } from '../state/instances';
 import { useUi } from '../state/ui';
 import { HealthDot } from './Badges';
@@ -16,15 +17,19 @@ export { displayName } from '../lib/instanceName';
 export function InstanceSwitcher() {
   const { t, lang } = useI18n();
   const { list, selected, health, mainId, select } = useInstances();
+  const up = useConnection((s) => s.up);
   const [checking, setChecking] = useState(false);
   const current = selected === 'all' ? null : list.find((i) => (selected === 'main' ? i.kind === 'main' : i.id === selected));
   const name = selected === 'all' ? t('instances.all') : current ? displayName(current, t) : t('instances.main');
-  const okCount = list.filter((i) => health[i.id]?.ok).length;
-  const known = list.some((i) => health[i.id]);
-  const currentOk = selected === 'all' ? (known ? okCount === list.length : undefined) : current ? health[current.id]?.ok : undefined;
+  // What answers, as the banners and the rows tell it: nothing while the server does not answer.
+  const answers = (id: string) => answering(id, { up }, { health, mainId });
+  const okCount = list.filter((i) => answers(i.id) === true).length;
+  const known = up === false || list.some((i) => answers(i.id) !== undefined);
+  const currentOk = selected === 'all' ? (known ? okCount === list.length : undefined) : current ? answers(current.id) : undefined;
   const healthText = (id: string) => {
+    if (up === false) return t('instances.serverDown');
     const h = healthOf(id, { health, mainId });
-    if (!h) return t('instances.unknown');
+    if (!h) return answers(id) ? t('instances.answering') : t('instances.unknown');
     return h.ok ? t('instances.ok', { ms: formatNumber(lang, h.time_ms, 0) }) : t('instances.down', { status: h.status, error: h.error || '' });
   };
   const currentHealth = selected === 'all' ? t('instances.allHealth', { ok: okCount, count: list.length }) : current ? healthText(current.id) : t('instances.unknown');
@@ -56,8 +61,8 @@ export function InstanceSwitcher() {
               <span className="muted">{t('instances.allHealth', { ok: okCount, count: list.length })}</span>
             </DM.RadioItem>
             {list.map((i) => (
-              <DM.RadioItem key={i.id} value={i.id} className="menu-item instance-item" data-health={health[i.id] ? (health[i.id]!.ok ? 'ok' : 'down') : 'unknown'}>
-                <HealthDot ok={health[i.id]?.ok} title={healthText(i.id)} />
+              <DM.RadioItem key={i.id} value={i.id} className="menu-item instance-item" data-health={answers(i.id) === undefined ? 'unknown' : answers(i.id) ? 'ok' : 'down'}>
+                <HealthDot ok={answers(i.id)} title={healthText(i.id)} />
                 <span className="instance-name">{displayName(i, t)}</span>
                 <span className="tag">{t(`instances.kind.${i.kind}`)}</span>
                 <SyncCount instanceId={i.id} />

@@ -15,6 +15,8 @@ export interface MenuEntry {
   disabled?: boolean;
   onSelect?(): void;
   checked?: boolean;
+  /** A line between groups of entries. */
+  separator?: boolean;
 }
 
 function useEntries(entries: readonly MenuEntry[]) {
@@ -24,7 +26,8 @@ function useEntries(entries: readonly MenuEntry[]) {
   return entries.map((e) => {
     const a = e.action ? getAction(e.action) : undefined;
     return {
-      key: e.action ?? e.label ?? '',
+      separator: !!e.separator,
+      key: e.action ?? e.label ?? (e.separator ? `sep-${Math.random()}` : ''),
       label: a ? t(a.label) : (e.label ?? ''),
       hint: a?.keys?.[0] ? keyLabel(a.keys[0]) : e.hint,
       disabled: a ? !a.predicate(s) : !!e.disabled,
@@ -72,12 +75,16 @@ export function ContextMenu(props: { label: string; entries: readonly MenuEntry[
       <CM.Trigger asChild>{props.children}</CM.Trigger>
       <CM.Portal>
         <CM.Content className="menu row-menu" aria-label={props.label} aria-labelledby={undefined} collisionPadding={8} loop>
-          {items.map((i) => (
-            <CM.Item key={i.key} className="menu-item" disabled={i.disabled} onSelect={i.select}>
-              <span>{i.label}</span>
-              {i.hint && <kbd>{i.hint}</kbd>}
-            </CM.Item>
-          ))}
+          {items.map((i, n) =>
+            i.separator ? (
+              <CM.Separator key={`sep-${n}`} className="menu-sep" />
+            ) : (
+              <CM.Item key={i.key} className="menu-item" disabled={i.disabled} onSelect={i.select}>
+                <span>{i.label}</span>
+                {i.hint && <kbd>{i.hint}</kbd>}
+              </CM.Item>
+            ),
+          )}
         </CM.Content>
       </CM.Portal>
     </CM.Root>

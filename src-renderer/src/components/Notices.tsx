@@ -21,12 +21,12 @@ export function Notices() {
       {running && (
         <div className="notice is-progress" role="status">
           <span>
-            {t(running.revert ? 'progress.undoing' : `progress.${running.kind}`, {
+            {t(running.phase === 'reading' ? 'progress.reading' : running.revert ? 'progress.undoing' : `progress.${running.kind}`, {
               done: formatNumber(lang, running.done),
               total: formatNumber(lang, running.total),
             })}
           </span>
-          <progress max={running.total} value={running.done} aria-label={t('progress.label')} />
+          <progress max={Math.max(1, running.total)} value={running.done} aria-label={t('progress.label')} />
           {running.failed > 0 && <span className="error">{t('progress.failed', { count: running.failed })}</span>}
           <button type="button" className="link" disabled={running.cancelling} onClick={() => useChanges.getState().cancel()}>
             {running.cancelling ? t('progress.cancelling') : t('common.cancel')}

@@ -12,6 +12,7 @@ import { navigate } from '../router';
 import { useInstances } from '../state/instances';
 import { useUi } from '../state/ui';
 import { displayName } from '../lib/instanceName';
+import { viewOfLink } from '../links';
 
 /** Ranks exact words first, then words starting with what was typed, then any substring. */
 export function paletteScore(value: string, search: string, keywords: readonly string[] = []): number {
@@ -67,6 +68,8 @@ export function Palette() {
     setText('');
   };
   const number = /^\s*#?(\d{1,12})\s*$/.exec(text);
+  // A console link pasted here opens its view (the instance it names included).
+  const link = viewOfLink(text);
   const groups = ['incidents', 'view', 'go', 'app'] as const;
   const resources = sortByText(lang, RESOURCES, (r) => r.title[lang]);
   const entries: Entry[] = [
@@ -146,6 +149,18 @@ export function Palette() {
       <Command.Input placeholder={t('palette.placeholder')} aria-label={t('palette.label')} value={text} onValueChange={setText} />
       <Command.List>
         <Command.Empty>{t('palette.empty')}</Command.Empty>
+        {link && (
+          <Command.Item
+            value={`link ${link}`}
+            onSelect={() => {
+              close();
+              window.location.hash = link;
+            }}
+          >
+            <span>{t('links.open')}</span>
+            <span className="mono muted">{link.length > 60 ? `${link.slice(0, 60)}…` : link}</span>
+          </Command.Item>
+        )}
         {number && (
           <Command.Item
             value={`#${number[1]}`}

@@ -6,13 +6,15 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { microsToTs, normalizeTs } from '../../../src-shared/time';
 import { isAbort } from '../api/client';
-import { search, stats as fetchStats, statsAll, type Stats } from '../api/radar';
+import { mergeStats, search, stats as fetchStats, statsAll, type Page, type Stats } from '../api/radar';
+import { localStats } from './localStats';
 import { useChanges } from '../state/changes';
 import { instancesOf, targetOf, useInstances } from '../state/instances';
 import { myGroups } from '../state/people';
+import { queuedOverlay, useQueue } from '../state/queue';
 import { checkAuth, useSession } from '../state/session';
 import { useTriage } from '../state/triage';
-import { bucketFor, queryKey, toSearchFilters, toSearchRequest, toStatsQuery, type IncidentQuery, type Resolve } from '../views/incidents/query';
+import { bucketFor, queryKey, searchText, statsByServer, toSearchFilters, toSearchRequest, toStatsQuery, type IncidentQuery, type Resolve } from '../views/incidents/query';
 import { cachedSource, rememberSource } from './listCache';
 import { compareRows, MergedSource, PagedSource, type RowSource } from './source';
 
@@ -47,6 +49,13 @@ function whoKey(q: IncidentQuery, view: string): string {
   return `${useSession.getState().me?.id ?? ''}|${tags.map((t) => myGroups(t.id).join(',')).join(';')}`;
 }
 
+/** The rows show the changes waiting for their instance (state/queue.ts), not yet the server's values. */
+function withWaiting(instance: string, page: Page): Page {
+  const overlay = queuedOverlay(useQueue.getState().entries);
+  if (!overlay.size) return page;
+  return { ...page, items: page.items.map((r) => { const o = overlay.get(`${instance}:${r.id}`); return o ? { ...r, ...o } : r; }) };
+}
+
 /** The incident list of a view for a query and the fields its columns need (cached). */
 export function incidentSource(view: string, q: IncidentQuery, fields: readonly string[]): RowSource | null {
   const api = useSession.getState().api;
@@ -58,10 +67,13 @@ export function incidentSource(view: string, q: IncidentQuery, fields: readonly 
   const hit = cachedSource(view);
   if (hit && hit.key === key) return hit;
   const fetcher = (instance: string) => (offset: number, limit: number, signal: AbortSignal) =>
-    search(api, targetOf(instance), INCIDENTS, toSearchRequest(q, resolveFor(view, instance), fields, limit, offset), signal).catch((e: unknown) => {
-      checkAuth(e);
-      throw e;
-    });
+    search(api, targetOf(instance), INCIDENTS, toSearchRequest(q, resolveFor(view, instance), fields, limit, offset), signal).then(
+      (page) => withWaiting(instance, page),
+      (e: unknown) => {
+        checkAuth(e);
+        throw e;
+      },
+    );
   let source: RowSource;
   if (view === 'all') {
     const tags = instancesOf('all', inst);
@@ -126,7 +138,7 @@ export function useIncidentStats(view: string, q: IncidentQuery, source: RowSour
   const answered = useAnswered(source);
   const res: Resolve = { ...resolveFor(view, view === 'all' ? 'main' : view), asOf, until };
   const qs = toStatsQuery(q, res, bucketFor(q.range, asOf));
-  const key = `${view}|${qs}|${seq}|${changed}`;
+  const key = `${view}|${qs}|${statsByServer(q) ? '' : JSON.stringify([q.rules, q.notRules])}|${seq}|${changed}`;
   const [state, setState] = useState<StatsState>({ stats: null, loading: false, error: null, key: null });
   const started = useRef('');
   const ctl = useRef<AbortController | null>(null);
@@ -141,7 +153,16 @@ export function useIncidentStats(view: string, q: IncidentQuery, source: RowSour
     held.current = null;
     const c = (ctl.current = new AbortController());
     setState((s) => ({ ...s, loading: true }));
-    const req = view === 'all' ? statsAll(api, qs, c.signal).then((r) => r.merged) : fetchStats(api, targetOf(view), qs, c.signal);
+    // A query the server's aggregates cannot take (rules) is counted here, instance by instance.
+    const local = (instance: string) => {
+      const r = { ...resolveFor(view, instance), asOf, until };
+      return localStats(api, targetOf(instance), toSearchFilters(q, r, { status: true, risk: true }), searchText(q), bucketFor(q.range, asOf), c.signal);
+    };
+    const req = !statsByServer(q)
+      ? Promise.all(instancesOf(view, useInstances.getState()).map((tag) => local(tag.id))).then(mergeStats)
+      : view === 'all'
+        ? statsAll(api, qs, c.signal).then((r) => r.merged)
+        : fetchStats(api, targetOf(view), qs, c.signal);
     req.then(
       (stats) => {
         if (c.signal.aborted) return;

@@ -40,8 +40,10 @@ async function flush(): Promise<void> {
       const r = getResource(job.resource);
       const ids = [...job.ids];
       const m = bucket(job.instance, job.resource);
-      for (let i = 0; i < ids.length; i += 500) {
-        const part = ids.slice(i, i + 500);
+      // The first ids asked (the ones on screen) come in a small batch of their own and are shown
+      // as soon as they arrive; the rest follow in larger ones.
+      for (let i = 0; i < ids.length; i += i === 0 ? 50 : 500) {
+        const part = ids.slice(i, i + (i === 0 ? 50 : 500));
         try {
           const page = await search(api, targetOf(job.instance), job.resource, {
             ...emptySearch(part.length),
@@ -53,6 +55,7 @@ async function flush(): Promise<void> {
         } catch {
           for (const id of part) m.delete(id);
         }
+        emit();
       }
     }),
   );

@@ -4,6 +4,7 @@
 // list keeps the common ordering).
 import { ApiFailure, isAbort } from '../api/client';
 import { i18n } from '../i18n';
+import { serverText } from '../i18n/serverText';
 import { statusRank } from '../../../src-shared/resources/fields';
 import type { Page, Rec } from '../api/radar';
 
@@ -388,9 +389,9 @@ export class MergedSource extends Base implements RowSource {
 export function failureText(e: unknown): string {
   if (e instanceof ApiFailure) {
     if (e.status === 0) return i18n.t('errors.unreachable');
-    if (e.status === 502) return i18n.t('errors.instanceUnreachable', { error: e.message });
+    if (e.status === 502) return i18n.t('errors.instanceUnreachable', { error: serverText(i18n.language, e.message) });
     if (e.status === 504) return i18n.t('errors.instanceTimeout');
-    return i18n.t('errors.http', { status: e.status, text: e.message });
+    return i18n.t('errors.http', { status: e.status, text: serverText(i18n.language, e.message) });
   }
   return e instanceof Error ? e.message : String(e);
 }

@@ -5,6 +5,8 @@ import { en, type Strings } from './en';
 import { ru } from './ru';
 import { workflowEn } from './workflow.en';
 import { workflowRu } from './workflow.ru';
+import { triageEn } from './triage.en';
+import { triageRu } from './triage.ru';
 
 /** A catalog with more strings merged in (nested sections merged key by key). */
 function merged(base: Strings, more: Strings): Strings {
@@ -16,5 +18,5 @@ function merged(base: Strings, more: Strings): Strings {
   return out;
 }
 
-export const EN = merged(merged(en, workflowEn), complianceEn);
-export const RU = merged(merged(ru, workflowRu), complianceRu);
+export const EN = merged(merged(merged(en, workflowEn), triageEn), complianceEn);
+export const RU = merged(merged(merged(ru, workflowRu), triageRu), complianceRu);

@@ -168,3 +168,14 @@ export function formatPercent(lang: Lang, fraction: number): string {
 export function formatMs(lang: Lang, ms: number): string {
   return unit(lang, 'millisecond', Math.round(ms));
 }
+
+/** How long ago an instant was, in words ("26 days ago", "3 hours ago", "now"). */
+export function formatAgo(lang: Lang, at: number, now: number = Date.now()): string {
+  const rtf = memo(`rt:${lang}`, () => new Intl.RelativeTimeFormat(localeOf(lang), { numeric: 'auto' }) as unknown as Intl.NumberFormat) as unknown as Intl.RelativeTimeFormat;
+  const s = Math.round((at - now) / 1000);
+  const abs = Math.abs(s);
+  if (abs < 60) return rtf.format(0, 'second');
+  if (abs < 3600) return rtf.format(Math.round(s / 60), 'minute');
+  if (abs < 86_400) return rtf.format(Math.round(s / 3600), 'hour');
+  return rtf.format(Math.round(s / 86_400), 'day');
+}

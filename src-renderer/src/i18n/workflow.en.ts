@@ -128,8 +128,6 @@ export const workflowEn = {
     none: 'No grouping',
     label: 'Incidents grouped by {{field}}',
     rows: 'Incidents of the group',
-    summary_one: '{{n}} group, {{total}} incidents',
-    summary_other: '{{n}} groups, {{total}} incidents',
     select_one: 'Select {{n}}',
     select_other: 'Select all {{n}}',
     selectHint: 'Add every incident of the group to the selection',

@@ -5,7 +5,7 @@
 import { create } from 'zustand';
 import { ApiFailure, onReachability } from '../api/client';
 import { instances as fetchInstances } from '../api/radar';
-import { useInstances } from './instances';
+import { healthOf, useInstances } from './instances';
 import { useSession } from './session';
 import { useTriage } from './triage';
 
@@ -85,4 +85,30 @@ export function startHeartbeat(): () => void {
     off();
     clearTimeout(timer);
   };
+}
+
+/**
+ * Whether an instance answers, as every part of the console tells it (the switcher, the banners,
+ * the rows, the queue of waiting changes): no instance answers while the server does not; the
+ * main instance answers when the server does; another one by its last health test. undefined:
+ * not known yet.
+ */
+export function answering(
+  id: string,
+  conn: Pick<ConnectionState, 'up'> = useConnection.getState(),
+  inst: { health: ReturnType<typeof useInstances.getState>['health']; mainId: string | null } = useInstances.getState(),
+): boolean | undefined {
+  if (conn.up === false) return false;
+  const isMain = id === 'main' || id === inst.mainId;
+  const h = healthOf(id, inst);
+  if (isMain && conn.up === true) return h?.ok ?? true;
+  return h?.ok;
+}
+
+/** The same, re-rendering when the server or the instance's health changes. */
+export function useAnswering(id: string): boolean | undefined {
+  const up = useConnection((s) => s.up);
+  const health = useInstances((s) => s.health);
+  const mainId = useInstances((s) => s.mainId);
+  return answering(id, { up }, { health, mainId });
 }

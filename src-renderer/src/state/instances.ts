@@ -7,6 +7,7 @@ import type { InstanceInput, InstancePatch, InstanceView } from '../../../src-sh
 import { MAIN, type Target } from '../api/client';
 import { addInstance, health as fetchHealth, instances as fetchInstances, removeInstance, testInstance, updateInstance, type Health } from '../api/radar';
 import type { InstanceTag } from '../data/source';
+import { currentRoute, navigate, setLinkInstance } from '../router';
 import { checkAuth, useSession } from './session';
 
 const STORAGE_KEY = 'radar-console.instance';
@@ -32,7 +33,8 @@ interface InstancesState {
   refreshHealth(): Promise<void>;
   /** Tests one instance now (a real call to it), updating its health. */
   check(id: string): Promise<Health | null>;
-  select(id: Selection): void;
+  /** Selects an instance; the list on screen follows (its address names the instance) unless the address chose it. */
+  select(id: Selection, opts?: { fromAddress?: boolean }): void;
   add(input: InstanceInput): Promise<InstanceView>;
   update(id: string, patch: InstancePatch): Promise<InstanceView>;
   remove(id: string): Promise<void>;
@@ -96,11 +98,20 @@ export const useInstances = create<InstancesState>((set, get) => ({
       return null;
     }
   },
-  select(id) {
+  select(id, opts) {
     const mainId = get().mainId;
     const sel = mainId && id === mainId ? 'main' : id;
     localStorage.setItem(STORAGE_KEY, sel);
+    const changed = sel !== get().selected;
     set({ selected: sel });
+    if (!changed || opts?.fromAddress) return;
+    // The list shown moves to the instance, and its address says so (an incident open on the
+    // previous instance is closed).
+    const r = currentRoute();
+    const instance = sel === 'main' ? 'main' : sel;
+    if (r.view === 'incidents') navigate({ view: 'incidents', params: r.params, instance });
+    else if (r.view === 'resource') navigate({ view: 'resource', resource: r.resource, instance });
+    else if (r.view === 'resources') navigate({ view: 'resources', instance });
   },
   async add(input) {
     const api = useSession.getState().api!;
@@ -148,3 +159,9 @@ export function startHealthWatch(): () => void {
   }, HEALTH_EVERY_MS);
   return () => clearInterval(timer);
 }
+
+// The lists' addresses carry the instance selected (router.ts hrefOf).
+setLinkInstance(() => {
+  const s = useInstances.getState().selected;
+  return s === 'main' ? undefined : s;
+});

@@ -3,7 +3,7 @@ import { create } from 'zustand';
 import { ApiFailure, createApi, type Api } from '../api/client';
 import { instances as listInstances, me as fetchMe } from '../api/radar';
 import type { Person } from '../../../src-shared/schemas/people';
-import { initialKey, rememberKey } from '../session';
+import { announceSignOut, initialKey, rememberKey } from '../session';
 
 export type SessionStatus = 'checking' | 'signedOut' | 'ready';
 
@@ -19,7 +19,7 @@ interface SessionState {
   loadMe(): Promise<void>;
   start(): Promise<void>;
   signIn(key: string): Promise<boolean>;
-  signOut(error?: { status: number; message: string }): void;
+  signOut(error?: { status: number; message: string }, opts?: { quiet?: boolean }): void;
 }
 
 export const useSession = create<SessionState>((set, get) => ({
@@ -62,8 +62,10 @@ export const useSession = create<SessionState>((set, get) => ({
     set({ status: 'ready', api, error: null });
     return true;
   },
-  signOut(error) {
+  signOut(error, opts?: { quiet?: boolean }) {
     rememberKey(null);
+    // A sign-out by hand signs out the console's other tabs too (their key would sign this one in again).
+    if (!error && !opts?.quiet && get().status === 'ready') announceSignOut();
     set({ status: 'signedOut', api: null, error: error ?? null, me: null });
   },
 }));

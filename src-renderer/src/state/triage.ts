@@ -4,9 +4,11 @@
 // once per user action) and read (`seq`: one refresh reads rows, totals, chips and charts
 // again), and the live list (interval, pause, new incidents announced and held back).
 import { create } from 'zustand';
+import type { SearchFilter } from '../../../src-shared/schemas/search';
 import type { InstanceTag } from '../data/source';
 import { currentRoute, navigate, useRoute } from '../router';
 import { emptyQuery, type IncidentQuery } from '../views/incidents/query';
+import { queryKey } from '../views/incidents/query';
 import { queryFromParams, queryString } from '../views/incidents/url';
 
 /** What an action needs to know about an incident row. */
@@ -20,6 +22,29 @@ export interface RowRef {
   display_id?: number | null;
   user_id?: string | null;
   group_id?: string | null;
+}
+
+/**
+ * "All N matching" selected: the whole query of a view (any N), not a list of rows. The query is
+ * resolved as it was when the selection was made (relative ranges at `asOf`, nothing created
+ * after it); rows unselected afterwards are left out. A bulk change reads its incidents when it
+ * is sent (state/bulk.ts).
+ */
+export interface Scope {
+  view: string;
+  query: IncidentQuery;
+  /** What the rows depend on (views/incidents/query.ts queryKey), to tell the query moved on. */
+  key: string;
+  /** More conditions (a group of the grouped list). */
+  extra: SearchFilter[];
+  /** One instance of the view only (a group of the grouped list of all instances). */
+  only?: string;
+  asOf: number;
+  until: string | null;
+  /** How many matched when it was made (or since, as the list read them again). */
+  total: number;
+  /** Row keys unselected since. */
+  except: ReadonlySet<string>;
 }
 
 export const LIVE_INTERVALS = [0, 10_000, 30_000, 60_000, 300_000] as const;
@@ -37,6 +62,8 @@ function storedLive(): { everyMs: number; paused: boolean } {
 
 interface TriageState {
   selection: Record<string, ReadonlyMap<string, RowRef>>;
+  /** Per view: the whole query selected ("all N matching"), instead of rows. */
+  scope: Record<string, Scope | null>;
   focus: Record<string, number>;
   detail: RowRef | null;
   /** The instant the current query was resolved at (ms). */
@@ -53,7 +80,8 @@ interface TriageState {
   /** Per view and instance: the newest created_at matching when the list was read. */
   marks: Record<string, Record<string, string | null>>;
 
-  setQuery(update: (q: IncidentQuery) => IncidentQuery): void;
+  /** Changes the list's query (the address); `push` makes it a step the Back button returns from. */
+  setQuery(update: (q: IncidentQuery) => IncidentQuery, opts?: { push?: boolean }): void;
   refresh(): void;
   /** A refresh by the live list: the same, but the view's held state is kept. */
   liveRefresh(): void;
@@ -62,6 +90,10 @@ interface TriageState {
   setLive(live: Partial<TriageState['live']>): void;
   toggle(view: string, ref: RowRef): void;
   select(view: string, refs: readonly RowRef[], mode: 'add' | 'replace'): void;
+  /** Selects the whole query of the view (every match, any number). */
+  selectScope(view: string, scope: Omit<Scope, 'view' | 'except' | 'key'>): void;
+  /** The list read again: how many the selected query matches now. */
+  setScopeTotal(view: string, total: number): void;
   clearSelection(view: string): void;
   setFocus(view: string, index: number): void;
   openDetail(ref: RowRef | null): void;
@@ -85,6 +117,7 @@ export function currentQuery(): IncidentQuery {
 
 export const useTriage = create<TriageState>((set, get) => ({
   selection: {},
+  scope: {},
   focus: {},
   detail: null,
   asOf: Date.now(),
@@ -95,13 +128,13 @@ export const useTriage = create<TriageState>((set, get) => ({
   hold: {},
   marks: {},
 
-  setQuery(update) {
+  setQuery(update, opts) {
     const r = currentRoute();
     const next = update(currentQuery());
     const params = queryString(next);
     const base = r.view === 'incidents' ? r : { view: 'incidents' as const };
-    navigate({ ...base, params: params || undefined }, r.view === 'incidents');
-    set({ asOf: Date.now(), focus: {}, fresh: {}, hold: {}, marks: {} });
+    navigate({ ...base, params: params || undefined }, r.view === 'incidents' && !opts?.push);
+    set({ asOf: Date.now(), focus: {}, fresh: {}, hold: {}, marks: {}, scope: {} });
   },
   refresh() {
     const now = Date.now();
@@ -123,6 +156,14 @@ export const useTriage = create<TriageState>((set, get) => ({
     set({ live: next });
   },
   toggle(view, ref) {
+    const sc = get().scope[view];
+    if (sc) {
+      const except = new Set(sc.except);
+      if (except.has(ref.key)) except.delete(ref.key);
+      else except.add(ref.key);
+      set({ scope: { ...get().scope, [view]: { ...sc, except } } });
+      return;
+    }
     const next = new Map(get().selection[view] ?? []);
     if (next.has(ref.key)) next.delete(ref.key);
     else next.set(ref.key, ref);
@@ -131,10 +172,20 @@ export const useTriage = create<TriageState>((set, get) => ({
   select(view, refs, mode) {
     const next = new Map(mode === 'add' ? (get().selection[view] ?? []) : []);
     for (const r of refs) next.set(r.key, r);
-    set({ selection: { ...get().selection, [view]: next } });
+    set({ selection: { ...get().selection, [view]: next }, scope: { ...get().scope, [view]: null } });
+  },
+  selectScope(view, scope) {
+    set({
+      selection: { ...get().selection, [view]: new Map() },
+      scope: { ...get().scope, [view]: { ...scope, view, key: `${queryKey(scope.query)}|${JSON.stringify(scope.extra)}`, except: new Set() } },
+    });
+  },
+  setScopeTotal(view, total) {
+    const sc = get().scope[view];
+    if (sc && sc.total !== total) set({ scope: { ...get().scope, [view]: { ...sc, total } } });
   },
   clearSelection(view) {
-    set({ selection: { ...get().selection, [view]: new Map() } });
+    set({ selection: { ...get().selection, [view]: new Map() }, scope: { ...get().scope, [view]: null } });
   },
   setFocus(view, index) {
     set({ focus: { ...get().focus, [view]: Math.max(0, index) } });
@@ -153,6 +204,27 @@ export const useTriage = create<TriageState>((set, get) => ({
 }));
 
 export const EMPTY_SELECTION: ReadonlyMap<string, RowRef> = new Map();
+
+/** The view's selected query, while the list still shows that query. */
+export function scopeOf(view: string, s: Pick<TriageState, 'scope'> = useTriage.getState()): Scope | null {
+  const sc = s.scope[view];
+  if (!sc) return null;
+  return sc.key.startsWith(`${queryKey(currentQuery())}|`) ? sc : null;
+}
+
+/** How many a selected query covers now. */
+export const scopeCount = (sc: Scope): number => Math.max(0, sc.total - sc.except.size);
+
+/** What the table asks of a selection: whether a row is in it, and how many are. */
+export interface SelectionLike {
+  has(key: string): boolean;
+  readonly size: number;
+}
+
+/** A selected query as the table sees it (every row of the list but the ones unselected). */
+export function scopeSelection(sc: Scope): SelectionLike {
+  return { has: (key) => !sc.except.has(key), size: scopeCount(sc) };
+}
 
 /** The incident list's query, re-rendering when the address changes. */
 export function useQuery(): IncidentQuery {

@@ -2,7 +2,7 @@
 // columns (shown, widths, order), kept in localStorage.
 import { create } from 'zustand';
 import type { ExportSource, ExportTarget } from '../data/exportTypes';
-import type { RowRef } from './triage';
+import type { ChangeTarget } from './changes';
 
 export type ThemePref = 'system' | 'light' | 'dark';
 const THEME_KEY = 'radar-console.theme';
@@ -15,7 +15,7 @@ export interface ColumnPrefs {
 }
 
 export type Dialog =
-  | { kind: 'status' | 'risk' | 'assign'; refs: RowRef[] }
+  | { kind: 'status' | 'risk' | 'assign'; target: ChangeTarget }
   | { kind: 'instances' }
   | { kind: 'views' }
   | { kind: 'columns'; table: string }

@@ -22,6 +22,7 @@ import { ExportMenu } from '../../components/ExportMenu';
 import type { ExportSource } from '../../data/exports';
 import { useI18n } from '../../i18n';
 import { formatNumber } from '../../i18n/format';
+import { serverText } from '../../i18n/serverText';
 import { useInstances } from '../../state/instances';
 import { useUi } from '../../state/ui';
 import { fieldLabel, resourceColumns } from '../resources/fields';
@@ -170,6 +171,15 @@ function loadDraft(): PubDraft {
   return newPubDraft();
 }
 
+/**
+ * A query string as a person reads and types it: commas, Cyrillic and spaces as they are; only
+ * what would change its meaning (% & = # +) stays encoded. It reads back to the same query.
+ */
+export function readableQuery(qs: string): string {
+  const keep = (x: string) => x.replace(/[%&=#+]/g, (c) => encodeURIComponent(c));
+  return [...new URLSearchParams(qs)].map(([k, v]) => `${keep(k)}=${keep(v)}`).join('&');
+}
+
 export function PublicBuilder() {
   const { t, lang } = useI18n();
   const selected = useInstances((s) => s.selected);
@@ -190,9 +200,9 @@ export function PublicBuilder() {
   // values of the parts it can.
   const checked = useMemo(() => {
     const { query, errors } = parseStandardQueryAll(queryObject(qs));
-    const issues: Issue[] = [...errors.map((e) => ({ path: e.param, key: 'validate.standard', values: { message: e.message } })), ...checkStandard(r, query)];
+    const issues: Issue[] = [...errors.map((e) => ({ path: e.param, key: 'validate.standard', values: { message: serverText(lang, e.message) } })), ...checkStandard(r, query)];
     return { parsed: errors.length ? null : query, issues };
-  }, [qs, r]);
+  }, [qs, r, lang]);
   const issues = checked.issues;
   const valid = checked.parsed !== null && checked.issues.length === 0;
   const flagged = new Set(issues.map((i) => i.path));
@@ -369,7 +379,7 @@ export function PublicBuilder() {
           <IssueList issues={issues} valid={valid} />
           <RequestPanel
             firstTab="query"
-            json={<TextEditor className="json-editor query-editor" value={normalized} onText={onText} label={t('builder.queryLabel')} />}
+            json={<TextEditor className="json-editor query-editor" value={readableQuery(normalized)} onText={onText} label={t('builder.queryLabel')} />}
             url={ep.url}
             curl={{ method: 'GET', url: ep.url, instanceId: ep.instanceId }}
             copyJson={JSON.stringify(checked.parsed ?? {}, null, 2)}

@@ -2,7 +2,7 @@
 // relations, include/exclude fields, virtual search. It edits the request the server parses,
 // checks it with the shared schema and the resource declaration as you type, shows it as JSON,
 // URL or curl, runs it, and saves it per instance.
-import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import { fieldOf, fieldsOf, filtersForKind, findResource, getResource, relationsOf, RESOURCES, type FieldInfo, type FilterType, type ResourceDef } from '../../../../src-shared/resources/index';
 import { FILTER_TYPES } from '../../../../src-shared/resources/types';
 import { searchRequestSchema, type SearchFilter, type SearchRequest } from '../../../../src-shared/schemas/search';
@@ -177,8 +177,10 @@ function defaultFilter(r: ResourceDef, field: string): DraftFilter {
   return { field, type: types[0]!, negation: false, text: '', from: '', to: '', ...(info?.def?.enum ? { text: info.def.enum[0]! } : {}) };
 }
 
-function FilterRow({ r, f, index, onChange, onRemove }: { r: ResourceDef; f: DraftFilter; index: number; onChange(f: DraftFilter): void; onRemove(): void }) {
+function FilterRow({ r, f, index, onChange, onRemove, issues }: { r: ResourceDef; f: DraftFilter; index: number; onChange(f: DraftFilter): void; onRemove(): void; issues: readonly Issue[] }) {
   const { t } = useI18n();
+  // The parts of the row an issue names are marked (aria-invalid and the row's colour).
+  const at = (part: string) => issues.some((i) => i.path === `filters.${index}.${part}` || (part === 'value' && i.path === `filters.${index}`));
   const info = fieldOf(r, f.field);
   const rel = !info ? findRelation(r, f.field) : undefined;
   const types: FilterType[] = info ? (info.def?.secret ? ['exists'] : filtersForKind(info.kind, info.jsonShape)) : rel ? ['related'] : [...FILTER_TYPES];
@@ -189,8 +191,8 @@ function FilterRow({ r, f, index, onChange, onRemove }: { r: ResourceDef; f: Dra
   // A field the resource does not have (typed by hand in the JSON) is shown as it is, marked.
   const unknown = !info && !rel;
   return (
-    <div className={`filter-row${unknown ? ' has-issue' : ''}`} role="group" aria-label={t('builder.filterN', { n })}>
-      <select aria-label={t('builder.filterField', { n })} aria-invalid={unknown} value={f.field} onChange={(e) => onChange(defaultFilter(r, e.target.value))}>
+    <div className={`filter-row${unknown || issues.length ? ' has-issue' : ''}`} role="group" aria-label={t('builder.filterN', { n })}>
+      <select aria-label={t('builder.filterField', { n })} aria-invalid={unknown || at('field')} value={f.field} onChange={(e) => onChange(defaultFilter(r, e.target.value))}>
         {unknown && (
           <optgroup label={t('builder.unknownFieldMark')}>
             <option value={f.field}>{t('builder.unknownOption', { name: f.field })}</option>
@@ -216,7 +218,7 @@ function FilterRow({ r, f, index, onChange, onRemove }: { r: ResourceDef; f: Dra
           {t('builder.unknownFieldMark')}
         </span>
       )}
-      <select aria-label={t('builder.filterType', { n })} value={f.type} onChange={(e) => onChange({ ...f, type: e.target.value as FilterType })}>
+      <select aria-label={t('builder.filterType', { n })} aria-invalid={at('filter_type')} value={f.type} onChange={(e) => onChange({ ...f, type: e.target.value as FilterType })}>
         {(types.includes(f.type) ? types : [f.type, ...types]).map((x) => (
           <option key={x} value={x}>
             {t(`builder.types.${x}`)}
@@ -229,13 +231,13 @@ function FilterRow({ r, f, index, onChange, onRemove }: { r: ResourceDef; f: Dra
       </label>
       {f.type === 'range' ? (
         <>
-          <input type="text" aria-label={t('builder.from', { n })} placeholder={t('builder.fromPh')} value={f.from} onChange={(e) => onChange({ ...f, from: e.target.value })} />
-          <input type="text" aria-label={t('builder.to', { n })} placeholder={t('builder.toPh')} value={f.to} onChange={(e) => onChange({ ...f, to: e.target.value })} />
+          <input type="text" aria-label={t('builder.from', { n })} aria-invalid={at('value')} placeholder={t('builder.fromPh')} value={f.from} onChange={(e) => onChange({ ...f, from: e.target.value })} />
+          <input type="text" aria-label={t('builder.to', { n })} aria-invalid={at('value')} placeholder={t('builder.toPh')} value={f.to} onChange={(e) => onChange({ ...f, to: e.target.value })} />
         </>
       ) : f.type === 'exists' ? (
         <span className="muted hint">{t('builder.existsHint')}</span>
       ) : enumValues && f.type === 'equal' ? (
-        <select aria-label={t('builder.value', { n })} aria-invalid={!enumValues.includes(f.text)} value={f.text} onChange={(e) => onChange({ ...f, text: e.target.value })}>
+        <select aria-label={t('builder.value', { n })} aria-invalid={!enumValues.includes(f.text) || at('value')} value={f.text} onChange={(e) => onChange({ ...f, text: e.target.value })}>
           {!enumValues.includes(f.text) && <option value={f.text}>{t('builder.unknownOption', { name: f.text })}</option>}
           {enumValues.map((v) => (
             <option key={v} value={v}>
@@ -244,7 +246,7 @@ function FilterRow({ r, f, index, onChange, onRemove }: { r: ResourceDef; f: Dra
           ))}
         </select>
       ) : info?.kind === 'bool' && f.type === 'equal' ? (
-        <select aria-label={t('builder.value', { n })} value={f.text} onChange={(e) => onChange({ ...f, text: e.target.value })}>
+        <select aria-label={t('builder.value', { n })} aria-invalid={at('value')} value={f.text} onChange={(e) => onChange({ ...f, text: e.target.value })}>
           <option value="">—</option>
           <option value="true">true</option>
           <option value="false">false</option>
@@ -253,6 +255,7 @@ function FilterRow({ r, f, index, onChange, onRemove }: { r: ResourceDef; f: Dra
         <input
           type="text"
           aria-label={t('builder.value', { n })}
+          aria-invalid={at('value')}
           placeholder={f.type === 'intersection' || f.type === 'related' ? t('builder.listPh') : info ? t(`builder.kindPh.${info.kind}`) : ''}
           value={f.text}
           onChange={(e) => onChange({ ...f, text: e.target.value })}
@@ -331,6 +334,12 @@ export function SearchBuilder() {
 
   const runner = useBuilderRun((client, target) => search(client, target, draft.resource, request!));
   const { result, error, running } = runner;
+  // A request with mistakes has no answer: the one shown belonged to an earlier request.
+  const resetRun = runner.reset;
+  useEffect(() => {
+    if (!valid) resetRun();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [valid]);
   const run = async () => {
     if (request) await runner.run();
   };
@@ -402,6 +411,7 @@ export function SearchBuilder() {
                 index={i}
                 onChange={(nf) => update({ filters: draft.filters.map((x, j) => (j === i ? nf : x)) })}
                 onRemove={() => update({ filters: draft.filters.filter((_, j) => j !== i) })}
+                issues={allIssues.filter((x) => x.path === `filters.${i}` || x.path.startsWith(`filters.${i}.`))}
               />
             ))}
             <button type="button" onClick={() => update({ filters: [...draft.filters, defaultFilter(r, r.label)] })}>

@@ -27,6 +27,19 @@ export function useEndpoint(): (path: string) => { url: string; instanceId?: str
   };
 }
 
+/** Where an issue is, in the form's words ("Value of filter 2"), not the request's path ("filters.1.value"). */
+export function issuePlace(t: (k: string, v?: Record<string, unknown>) => string, path: string): string {
+  let m = /^filters\.(\d+)(?:\.(field|filter_type|value|negation))?$/.exec(path);
+  if (m) {
+    const n = Number(m[1]) + 1;
+    const key = { field: 'builder.filterField', filter_type: 'builder.filterType', value: 'builder.value', negation: 'builder.negation' }[m[2] ?? ''] ?? 'builder.filterN';
+    return t(key, { n });
+  }
+  m = /^ordering\.(\d+)(?:\.(field|direction))?$/.exec(path);
+  if (m) return t(m[2] === 'direction' ? 'builder.direction' : m[2] === 'field' ? 'builder.orderField' : 'builder.orderN', { n: Number(m[1]) + 1 });
+  return path;
+}
+
 export function IssueList({ issues, valid }: { issues: Issue[]; valid: boolean }) {
   const { t } = useI18n();
   if (valid) {
@@ -40,7 +53,7 @@ export function IssueList({ issues, valid }: { issues: Issue[]; valid: boolean }
     <ul className="issues" role="alert" data-testid="validity">
       {issues.map((i, n) => (
         <li key={n}>
-          {i.path && <code>{i.path}</code>} {t(i.key, i.values ?? {})}
+          {i.path && (issuePlace(t, i.path) === i.path ? <code>{i.path}</code> : <strong title={i.path}>{issuePlace(t, i.path)}:</strong>)} {t(i.key, i.values ?? {})}
           {i.marker && (
             <pre className="json-marker" data-testid="json-marker">
               {i.marker.text}
@@ -119,7 +132,7 @@ export function SavedPanel<T>(props: { builder: 'v2' | 'public'; current: T | nu
   const [name, setName] = useState('');
   return (
     <section className="saved" aria-label={t('builder.saved')}>
-      <h3>{t('builder.saved')}</h3>
+      <h2 className="subhead">{t('builder.saved')}</h2>
       <form
         className="row"
         onSubmit={(e) => {
@@ -223,7 +236,12 @@ export function useBuilderRun(fetchPage: (api: NonNullable<ReturnType<typeof use
       setRunning(false);
     }
   };
-  return { result, error, running, run };
+  /** Forgets the last answer (the request it answered no longer stands). */
+  const reset = () => {
+    setResult(null);
+    setError(null);
+  };
+  return { result, error, running, run, reset };
 }
 
 export interface RunResult {
@@ -243,7 +261,7 @@ export function Results(props: { resource: ResourceDef; linkResource: string; ta
   return (
     <section className="results" aria-label={t('builder.results')} aria-busy={props.running}>
       <div className="results-head">
-        <h3>{t('builder.results')}</h3>
+        <h2 className="subhead">{t('builder.results')}</h2>
         {props.result && (
           <span data-testid="result-total">
             {t('builder.resultTotal', { count: props.result.total, n: formatNumber(lang, props.result.total), shown: formatNumber(lang, props.result.rows.length) })}

@@ -4,16 +4,17 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { Dialog } from '../../components/Dialog';
 import { useI18n } from '../../i18n';
 import { collator, formatNumber } from '../../i18n/format';
-import { useChanges } from '../../state/changes';
+import { targetSize, useChanges, type ChangeTarget } from '../../state/changes';
 import { peopleOf, usePeople } from '../../state/people';
 import { useSession } from '../../state/session';
-import type { RowRef } from '../../state/triage';
 import { useUi } from '../../state/ui';
 
-export function AssignDialog({ refs }: { refs: RowRef[] }) {
+export function AssignDialog({ target: changeTarget }: { target: ChangeTarget }) {
   const { t, lang } = useI18n();
   const close = () => useUi.getState().openDialog(null);
-  const instance = refs[0]?.instance.id ?? 'main';
+  const refs = changeTarget;
+  const size = targetSize(changeTarget);
+  const instance = 'refs' in changeTarget ? (changeTarget.refs[0]?.instance.id ?? 'main') : changeTarget.scope.view === 'all' ? 'main' : changeTarget.scope.view;
   usePeople((s) => s.version);
   const me = useSession((s) => s.me);
   const people = peopleOf(instance);
@@ -35,9 +36,9 @@ export function AssignDialog({ refs }: { refs: RowRef[] }) {
       useChanges.getState().apply('owner', null, refs, { label: t('assign.nobody') });
     }
   };
-  const n = formatNumber(lang, refs.length);
+  const n = formatNumber(lang, size);
   return (
-    <Dialog title={t('assign.title', { count: refs.length, n })} onClose={close}>
+    <Dialog title={t('assign.title', { count: size, n })} onClose={close}>
       <form onSubmit={submit} className="change-form assign-form">
         <input type="search" autoFocus placeholder={t('assign.find')} aria-label={t('assign.find')} value={text} onChange={(e) => setText(e.target.value)} />
         <fieldset className="assign-list">
@@ -67,11 +68,12 @@ export function AssignDialog({ refs }: { refs: RowRef[] }) {
           {!groups.length && <p className="muted">{t('assign.noGroups')}</p>}
         </fieldset>
         <div className="dialog-actions">
+          <span className="muted small dialog-keys">{t('change.submitKeys')}</span>
           <button type="button" onClick={close}>
             {t('common.cancel')}
           </button>
           <button type="submit" className="primary" disabled={!target}>
-            {t('assign.apply', { count: refs.length, n })}
+            {t('assign.apply', { count: size, n })}
           </button>
         </div>
       </form>

@@ -1,6 +1,7 @@
-// The detail panel of an incident: the incident (owner, group, the finding type and the
-// correlation rules that raised it), its conversation (messages, notes), status history (who,
-// when, why), custom fields and occurrences, with the same actions as the list.
+// The detail panel of an incident: the incident (owner, group, asset, the finding type and the
+// correlation rules that raised it, each with its pivots: the list filtered in or out by it), its
+// timeline (status changes with their reasons, messages, notes, custom fields: one story), custom
+// fields and occurrences, with the same actions as the list. Each incident opens on its overview.
 import { useEffect, useState } from 'react';
 import { getRecord, type Rec } from '../../api/radar';
 import { isAbort } from '../../api/client';
@@ -17,12 +18,13 @@ import { groupName, personName, usePeople } from '../../state/people';
 import { checkAuth, useSession } from '../../state/session';
 import type { RowRef } from '../../state/triage';
 import { targetOf } from '../../state/instances';
-import { Composer, Notes, Thread } from './detail/Conversation';
 import { CustomFields } from './detail/CustomFields';
+import { Timeline } from './detail/Timeline';
+import { PivotButtons } from './pivots';
 
 const RELATIONS = ['service_asset', 'finding', 'occurrences', 'status_changes', 'messages', 'engine_go_rules'];
 
-type Tab = 'overview' | 'conversation' | 'history' | 'fields' | 'occurrences';
+type Tab = 'overview' | 'timeline' | 'fields' | 'occurrences';
 
 const s = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
 const list = (v: unknown): Rec[] => (Array.isArray(v) ? (v as Rec[]) : []);
@@ -37,6 +39,8 @@ export function IncidentDetail({ detail, onClose }: { detail: RowRef; onClose():
   const [tab, setTab] = useState<Tab>('overview');
   const [reload, setReload] = useState(0);
   const inst = detail.instance.id;
+  // The next incident opens on its overview, not on the tab the previous one was left on.
+  useEffect(() => setTab('overview'), [detail.id, inst]);
   useEffect(() => {
     if (!api) return;
     const ctl = new AbortController();
@@ -56,17 +60,11 @@ export function IncidentDetail({ detail, onClose }: { detail: RowRef; onClose():
   const finding = shown?.finding as Rec | null | undefined;
   const rules = list(shown?.engine_go_rules);
   const occurrences = list(shown?.occurrences);
-  const history = [...list(shown?.status_changes)].sort((a, b) => s(b.created_at).localeCompare(s(a.created_at)));
+  const history = list(shown?.status_changes);
   const messages = list(shown?.messages);
-  const notesByChange = new Map<string, Rec[]>();
-  for (const m of messages) {
-    const c = s(m.service_asset_finding_status_change_id);
-    if (c) notesByChange.set(c, [...(notesByChange.get(c) ?? []), m]);
-  }
   const tabs: { id: Tab; label: string; n?: number }[] = [
     { id: 'overview', label: t('detail.overview') },
-    { id: 'conversation', label: t('detail.conversation'), n: messages.length },
-    { id: 'history', label: t('detail.history'), n: history.length },
+    { id: 'timeline', label: t('timeline.tab'), n: history.length + messages.length },
     { id: 'fields', label: t('detail.fields') },
     { id: 'occurrences', label: t('detail.occurrences'), n: occurrences.length },
   ];
@@ -120,9 +118,15 @@ export function IncidentDetail({ detail, onClose }: { detail: RowRef; onClose():
           <>
             <dl className="kv">
               <dt>{t('fields.owner')}</dt>
-              <dd data-testid="detail-owner">{ownerId ? (personName(inst, ownerId, true) ?? ownerId) : <span className="muted">{t('assign.nobody')}</span>}</dd>
+              <dd data-testid="detail-owner">
+                {ownerId ? (personName(inst, ownerId, true) ?? ownerId) : <span className="muted">{t('assign.nobody')}</span>}
+                {ownerId && <PivotButtons kind="owner" ids={[ownerId]} name={personName(inst, ownerId, true) ?? ownerId} />}
+              </dd>
               <dt>{t('fields.group')}</dt>
-              <dd>{groupId ? (groupName(inst, groupId) ?? groupId) : <span className="muted">—</span>}</dd>
+              <dd>
+                {groupId ? (groupName(inst, groupId) ?? groupId) : <span className="muted">—</span>}
+                {groupId && <PivotButtons kind="group" ids={[groupId]} name={groupName(inst, groupId) ?? groupId} />}
+              </dd>
               <dt>{t('fields.asset')}</dt>
               <dd>
                 {asset ? <a href={hrefOf({ view: 'record', resource: 'service_assets', id: asset.id, instance: inst })}>{s(asset.name)}</a> : <span className="muted">—</span>}
@@ -133,16 +137,20 @@ export function IncidentDetail({ detail, onClose }: { detail: RowRef; onClose():
                     {asset.location ? ` · ${s(asset.location)}` : ''}
                   </span>
                 )}
+                {asset && <PivotButtons kind="asset" ids={[asset.id]} name={s(asset.name)} />}
               </dd>
               <dt>{t('fields.finding')}</dt>
-              <dd>{finding ? <a href={hrefOf({ view: 'record', resource: 'findings', id: finding.id, instance: inst })}>{s(finding.title)}</a> : <span className="muted">—</span>}</dd>
+              <dd>
+                {finding ? <a href={hrefOf({ view: 'record', resource: 'findings', id: finding.id, instance: inst })}>{s(finding.title)}</a> : <span className="muted">—</span>}
+                {finding && <PivotButtons kind="finding" ids={[finding.id]} name={s(finding.title)} />}
+              </dd>
               <dt>{t('detail.rules')}</dt>
               <dd>
                 {rules.length ? (
-                  rules.map((r, i) => (
-                    <span key={r.id}>
-                      {i > 0 && ', '}
+                  rules.map((r) => (
+                    <span key={r.id} className="rule-item">
                       <a href={hrefOf({ view: 'record', resource: 'engine_go_rules', id: r.id, instance: inst })}>{s(r.name)}</a>
+                      <PivotButtons kind="rule" ids={[r.id]} name={s(r.name)} />
                     </span>
                   ))
                 ) : (
@@ -174,33 +182,7 @@ export function IncidentDetail({ detail, onClose }: { detail: RowRef; onClose():
             )}
           </>
         )}
-        {withInstance && tab === 'conversation' && (
-          <>
-            <Notes key={`${s(shown?.internal_note)}|${s(shown?.client_note)}`} incident={withInstance} onSaved={refresh} />
-            <Thread instance={inst} messages={messages} />
-            <Composer incident={withInstance} onSent={refresh} />
-          </>
-        )}
-        {shown && tab === 'history' && (
-          <ol className="history">
-            {history.map((h) => (
-              <li key={h.id} data-testid="history-item">
-                <span className="mono muted small">{formatDateTime(lang, s(h.created_at))}</span>
-                <span>
-                  {h.previous_status ? <StatusBadge status={s(h.previous_status)} /> : <span className="muted">—</span>} → <StatusBadge status={s(h.status)} />
-                </span>
-                <span className="muted">{h.user_id ? (personName(inst, s(h.user_id), true) ?? s(h.user_id)) : t('conversation.system')}</span>
-                {(notesByChange.get(h.id) ?? []).map((m) => (
-                  <div key={m.id} className="history-note" data-testid="history-note">
-                    <strong>{s(m.subject)}</strong>
-                    {s(m.body) && <span> — {s(m.body)}</span>}
-                  </div>
-                ))}
-              </li>
-            ))}
-            {!history.length && <li className="muted">{t('detail.noHistory')}</li>}
-          </ol>
-        )}
+        {withInstance && tab === 'timeline' && <Timeline incident={withInstance} instance={inst} seq={seq + reload} onChanged={refresh} />}
         {shown && tab === 'fields' && <CustomFields instance={inst} incidentId={detail.id} seq={seq} />}
         {shown && tab === 'occurrences' && (
           <table className="mini" aria-label={t('detail.occurrences')}>

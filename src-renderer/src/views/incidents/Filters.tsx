@@ -1,6 +1,6 @@
 // The incident list's quick filters: search, time range, assets, finding types, and the status
 // and risk-band chips with their counts.
-import { forwardRef, useEffect, useState } from 'react';
+import { forwardRef, useEffect, useState, type ReactNode } from 'react';
 import { INCIDENT_STATUSES, RISK_BANDS, type IncidentStatus, type RiskBand } from '../../../../src-shared/resources/fields';
 import { normalizeTs } from '../../../../src-shared/time';
 import { jumpTo } from '../../actions/incidents';
@@ -182,6 +182,8 @@ export function Chips(props: {
   query: IncidentQuery;
   counts: Counts | null;
   onChange(update: (q: IncidentQuery) => IncidentQuery): void;
+  /** Shown at the end of the risk row (how fresh the data is). */
+  aside?: ReactNode;
 }) {
   const { t, lang } = useI18n();
   const { query: q, counts, onChange } = props;
@@ -226,6 +228,7 @@ export function Chips(props: {
             </span>
           </button>
         ))}
+        {props.aside}
       </div>
     </>
   );

@@ -16,7 +16,8 @@ import { formatNumber } from '../../i18n/format';
 import { instancesOf, targetOf, useInstances } from '../../state/instances';
 import { groupName, personName, usePeople } from '../../state/people';
 import { useSession } from '../../state/session';
-import { EMPTY_SELECTION, useTriage } from '../../state/triage';
+import { announce } from '../../actions/notices';
+import { EMPTY_SELECTION, scopeSelection, useTriage } from '../../state/triage';
 import { toSearchFilters, toSearchRequest, queryKey, type GroupField, type IncidentQuery } from './query';
 import type { SearchFilter } from '../../../../src-shared/schemas/search';
 import { displayName } from '../../lib/instanceName';
@@ -27,7 +28,6 @@ interface Group {
   count: number;
 }
 
-const SELECT_MAX = 10_000;
 
 const valueFilter = (field: GroupField, value: unknown): SearchFilter =>
   value === null || value === undefined ? { field, filter_type: 'exists', value: null } : { field, filter_type: 'equal', value: value as string };
@@ -90,22 +90,20 @@ export function GroupedList(props: { view: string; query: IncidentQuery; field: 
   const keyOf = (g: Group) => `${g.instance.id}|${JSON.stringify(g.value)}`;
   const total = groups?.reduce((n, g) => n + g.count, 0) ?? null;
 
-  const selectGroup = async (g: Group) => {
-    if (!api) return;
-    const res = resolveFor(props.view, g.instance.id);
-    const page = await search(api, targetOf(g.instance.id), INCIDENTS, {
-      ...toSearchRequest(props.query, res, [], SELECT_MAX, 0),
-      filters: [...toSearchFilters(props.query, res), valueFilter(props.field, g.value)],
-      include_fields: ['id', 'status', 'risklevel', 'title', 'display_id', 'user_id', 'group_id'],
-    });
-    useTriage.getState().select(props.view, page.items.map((it) => refOf({ ...it, _instance: g.instance })), 'add');
+  // A group is selected whole, whatever its size: the list's query and the group's value.
+  const selectGroup = (g: Group) => {
+    const t0 = useTriage.getState();
+    t0.selectScope(props.view, { query: props.query, extra: [valueFilter(props.field, g.value)], only: props.view === 'all' ? g.instance.id : undefined, asOf: t0.asOf, until: t0.hold[props.view] ?? null, total: g.count });
+    announce('info', 'notices.selectedAll', { count: g.count });
   };
 
   if (error) return <p className="error pad" role="alert">{failureText(error)}</p>;
   if (!groups) return <p className="muted pad">{t('states.loading')}</p>;
   return (
     <div className="groups" role="list" aria-label={t('groups.label', { field: t(`groups.fields.${props.field}`) })}>
-      <p className="muted small groups-total">{t('groups.summary', { count: groups.length, n: formatNumber(lang, groups.length), total: formatNumber(lang, total ?? 0) })}</p>
+      <p className="muted small groups-total" data-testid="groups-total">
+        {t(`groups.summaryOf.${props.field}`, { count: groups.length, n: formatNumber(lang, groups.length), total: formatNumber(lang, total ?? 0) })}
+      </p>
       {!groups.length && <div className="state-empty">{t('incidents.emptyFiltered')}</div>}
       {groups.map((g) => {
         const k = keyOf(g);
@@ -125,7 +123,7 @@ export function GroupedList(props: { view: string; query: IncidentQuery; field: 
                   {formatNumber(lang, g.count)}
                 </span>
               </button>
-              <button type="button" className="ghost" onClick={() => void selectGroup(g)} title={t('groups.selectHint')}>
+              <button type="button" className="ghost" onClick={() => selectGroup(g)} title={t('groups.selectHint')}>
                 {t('groups.select', { count: g.count, n: formatNumber(lang, g.count) })}
               </button>
             </div>
@@ -140,7 +138,15 @@ export function GroupedList(props: { view: string; query: IncidentQuery; field: 
 function GroupRows(props: { view: string; query: IncidentQuery; field: GroupField; group: Group; columns: readonly ColumnSpec[]; visible: string[]; fields: string[] }) {
   const { t } = useI18n();
   const api = useSession((s) => s.api);
-  const selection = useTriage((s) => s.selection[props.view]) ?? EMPTY_SELECTION;
+  const rows = useTriage((s) => s.selection[props.view]) ?? EMPTY_SELECTION;
+  const scope = useTriage((s) => s.scope[props.view]) ?? null;
+  const { group: g0 } = props;
+  // The group selected whole shows every row selected (but the ones unselected since); another group none.
+  const selection = useMemo(() => {
+    if (!scope) return rows;
+    const mine = JSON.stringify(scope.extra) === JSON.stringify([valueFilter(props.field, g0.value)]) && (!scope.only || scope.only === g0.instance.id);
+    return mine ? scopeSelection(scope) : EMPTY_SELECTION;
+  }, [scope, rows, props.field, g0]);
   const detail = useTriage((s) => s.detail);
   const { group: g } = props;
   const source = useMemo(() => {

@@ -1,30 +1,34 @@
 // Incident triage: quick filters with counts, charts, the server-paged virtualized table (or
 // its groups), the detail panel. The state is in the stores and the address; the actions
 // (actions/incidents.ts) read it there, this view only shows it.
-import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { IncidentStatus, RiskBand } from '../../../../src-shared/resources/fields';
 import { closeIncident, openIncident, refOf } from '../../actions/incidents';
 import { announce } from '../../actions/notices';
 import { runAction } from '../../actions/registry';
 import { getRecord } from '../../api/radar';
 import { DataTable, registerColumns, visibleColumnIds } from '../../components/DataTable';
-import { ContextMenu } from '../../components/Menu';
+import { ContextMenu, type MenuEntry } from '../../components/Menu';
 import { incidentSource, rowKey, useAnswered, useIncidentStats, useLiveList, useRefreshes } from '../../data/incidentList';
 import { failureText, type Row } from '../../data/source';
 import { useI18n } from '../../i18n';
+import { formatDate } from '../../i18n/format';
+import { useEmptyRangeHint } from '../../data/freshness';
 import { useRoute } from '../../router';
 import { useChanges } from '../../state/changes';
 import { instancesOf, targetOf, useInstances } from '../../state/instances';
 import { usePeople } from '../../state/people';
 import { checkAuth, useSession } from '../../state/session';
-import { EMPTY_SELECTION, useQuery, useTriage, type RowRef } from '../../state/triage';
+import { useQueue, queuedKinds, queuedMarks } from '../../state/queue';
+import { EMPTY_SELECTION, scopeOf, scopeSelection, useQuery, useTriage, type RowRef } from '../../state/triage';
 import { useUi } from '../../state/ui';
 import { COLUMN_FIELDS, incidentColumns } from './columns';
 import { IncidentDetail } from './Detail';
 import { Chips, FilterBar, type Counts } from './Filters';
 import { GroupedList } from './GroupedList';
-import { bucketEnd, isFiltered, type IncidentQuery } from './query';
-import { StatusLine } from './StatusLine';
+import { bucketEnd, isFiltered, justBefore, rangeBounds, type IncidentQuery } from './query';
+import { FreshnessNote, StatusLine } from './StatusLine';
+import { PivotBar } from './pivots';
 
 // The charts' code (recharts) is its own chunk, asked for at once so it arrives with the data.
 const chartsChunk = import('./Charts');
@@ -40,7 +44,11 @@ const ROW_MENU = [
   'incidents.undo',
   'incidents.selectAll',
   'incidents.clearSelection',
-].map((action) => ({ action }));
+].map((action): MenuEntry => ({ action }))
+  .concat([{ separator: true }])
+  .concat(['asset', 'finding', 'rule', 'owner', 'group'].flatMap((k) => [{ action: `pivot.${k}.in` }, { action: `pivot.${k}.out` }]));
+
+let rowsVersionCounter = 0;
 
 export function IncidentsView() {
   const { t, lang } = useI18n();
@@ -53,10 +61,18 @@ export function IncidentsView() {
   const loaded = useInstances((s) => s.loaded);
   const q = useQuery();
   const setQuery = useTriage((s) => s.setQuery);
-  const selection = useTriage((s) => s.selection[view]) ?? EMPTY_SELECTION;
+  const rowsSelection = useTriage((s) => s.selection[view]) ?? EMPTY_SELECTION;
+  const scopeState = useTriage((s) => s.scope);
+  const scope = scopeOf(view, { scope: scopeState });
+  const selection = useMemo(() => (scope ? scopeSelection(scope) : rowsSelection), [scope, rowsSelection]);
+  const queueEntries = useQueue((s) => s.entries);
+  const marks = useMemo(() => queuedMarks(queueEntries), [queueEntries]);
+  const kinds = useMemo(() => queuedKinds(queueEntries), [queueEntries]);
   const focus = useTriage((s) => s.focus[view] ?? 0);
   const detail = useTriage((s) => s.detail);
   const pending = useChanges((s) => s.pending);
+  // Bumped when what the rows show besides their records changed (a held change, waiting changes, the selection).
+  const rowsVersion = useMemo(() => ++rowsVersionCounter, [pending, queueEntries, scope]);
   const chartsOpen = useUi((s) => s.chartsOpen);
   const prefs = useUi((s) => s.columns.incidents);
   const peopleVersion = usePeople((s) => s.version);
@@ -79,6 +95,14 @@ export function IncidentsView() {
   );
   useRefreshes(source);
   const answered = useAnswered(source);
+  // A selected query follows the list: its count is what the list matches now.
+  const total = useSyncExternalStore(
+    (cb) => source?.subscribe(cb) ?? (() => {}),
+    () => source?.state().total ?? null,
+  );
+  useEffect(() => {
+    if (scope && total !== null) useTriage.getState().setScopeTotal(view, total);
+  }, [scope, total, view]);
   useLiveList(view, q, answered);
   const stats = useIncidentStats(view, q, source);
   // The charts follow the status and risk filters once the table shows the new rows, in a
@@ -102,7 +126,7 @@ export function IncidentsView() {
 
   // ---- the open incident follows the address (front_link opens it)
   const routeId = route.view === 'incidents' ? route.id : undefined;
-  const routeInstance = route.view === 'incidents' ? route.instance : undefined;
+  const routeInstance = route.view === 'incidents' ? route.at : undefined;
   useEffect(() => {
     if (!routeId) {
       if (useTriage.getState().detail) useTriage.getState().openDetail(null);
@@ -143,7 +167,8 @@ export function IncidentsView() {
     [source, view],
   );
   const onToggleAll = useCallback(() => {
-    if ((useTriage.getState().selection[view]?.size ?? 0) > 0) useTriage.getState().clearSelection(view);
+    const st = useTriage.getState();
+    if ((st.selection[view]?.size ?? 0) > 0 || scopeOf(view, st)) st.clearSelection(view);
     else runAction('incidents.selectAll');
   }, [view]);
   const onOpen = useCallback((row: Row) => openIncident(refOf(row)), []);
@@ -164,22 +189,42 @@ export function IncidentsView() {
     [setQuery, stats.stats?.bucket],
   );
 
+  // The charts run over the whole range: to its end, or to today for an open one.
+  const asOf = useTriage((s) => s.asOf);
+  const span = useMemo(() => {
+    const b = rangeBounds(q.range, asOf);
+    return { from: b.from ? b.from.slice(0, 10) : null, to: b.to ? justBefore(b.to).slice(0, 10) : new Date(asOf).toISOString().slice(0, 10) };
+  }, [q.range, asOf]);
   const filtered = isFiltered(q);
-  const empty = (
-    <div className="state-empty">
-      <strong>{filtered ? t('incidents.emptyFiltered') : t('incidents.empty')}</strong>
-      {filtered && (
-        <button type="button" onClick={() => runAction('incidents.clearFilters')}>
-          {t('actions.clearFilters')}
+  const rangeHint = useEmptyRangeHint(view, q, total);
+  const empty =
+    rangeHint && rangeHint !== 'none' ? (
+      // A relative range that holds nothing says when the newest incident is from, and offers a range that holds it.
+      <div className="state-empty" data-testid="empty-range">
+        <strong>{t('fresh.emptyRange', { range: t(`fresh.within.${q.range.preset}`), date: formatDate(lang, rangeHint.newest) })}</strong>
+        <button type="button" className="primary" onClick={() => setQuery((x) => ({ ...x, range: rangeHint.range }))}>
+          {rangeHint.range.preset === 'custom'
+            ? t('fresh.showDays', { from: formatDate(lang, rangeHint.range.from), to: formatDate(lang, new Date(Date.parse(rangeHint.range.to!) - 1).toISOString()) })
+            : t(`fresh.show.${rangeHint.range.preset}`)}
         </button>
-      )}
-    </div>
-  );
+      </div>
+    ) : (
+      <div className="state-empty">
+        <strong>{filtered ? t('incidents.emptyFiltered') : t('incidents.empty')}</strong>
+        {filtered && (
+          <button type="button" onClick={() => runAction('incidents.clearFilters')}>
+            {t('actions.clearFilters')}
+          </button>
+        )}
+      </div>
+    );
 
   return (
     <div className={`incidents${detail ? ' with-detail' : ''}`}>
+      <h1 className="sr-only">{t('incidents.tableLabel')}</h1>
       <FilterBar query={q} instance={view === 'all' ? null : view} onChange={setQuery} />
-      <Chips query={q} counts={counts} onChange={setQuery} />
+      <Chips query={q} counts={counts} onChange={setQuery} aside={<FreshnessNote view={view} />} />
+      <PivotBar query={q} instance={view === 'all' ? 'main' : view} />
       {chartsOpen && (
         <div className="charts-wrap" aria-busy={stats.loading}>
           {stats.stats ? (
@@ -190,7 +235,7 @@ export function IncidentsView() {
                 </div>
               }
             >
-              <Charts stats={stats.stats} statuses={chartFilter.statuses} risks={chartFilter.risks} onPick={pick} />
+              <Charts stats={stats.stats} statuses={chartFilter.statuses} risks={chartFilter.risks} onPick={pick} span={span} />
             </Suspense>
           ) : (
             <div className="charts charts-placeholder">
@@ -199,7 +244,7 @@ export function IncidentsView() {
           )}
         </div>
       )}
-      <StatusLine view={view} source={source} selection={selection.size} statsTotal={stats.stats?.total ?? null} />
+      <StatusLine view={view} source={source} selection={selection.size} all={!!scope} statsTotal={stats.stats?.total ?? null} />
       <div className="incidents-main">
         {q.groupBy ? (
           <GroupedList view={view} query={q} field={q.groupBy} columns={columns} visible={visible} fields={fields} />
@@ -223,8 +268,13 @@ export function IncidentsView() {
                 activeKey={detail?.key ?? null}
                 onOpen={onOpen}
                 onRowMenu={onRowMenu}
-                rowClass={(r) => `st-${String(r.status)}${pending?.refs.some((p) => p.key === rowKey(r)) ? ' is-pending' : ''}`}
-                version={pending?.id ?? 0}
+                rowClass={(r) => {
+                  const key = rowKey(r);
+                  const held = pending && ('refs' in pending.target ? pending.target.refs.some((p) => p.key === key) : pending.shownBefore?.has(key));
+                  const mark = marks.get(key);
+                  return `st-${String(r.status)}${held ? ` is-pending q-${pending.kind}` : ''}${mark ? ` is-queued is-${mark}${kinds.get(key) ?? ''}` : ''}`;
+                }}
+                version={rowsVersion}
                 empty={empty}
               />
             </div>

@@ -2,9 +2,10 @@
 // range, sort, columns, grouping), open one, make one the default, delete; and the address of
 // the current view to share.
 import { useState, type FormEvent } from 'react';
+import { runAction } from '../../actions/registry';
 import { Dialog } from '../../components/Dialog';
 import { useI18n } from '../../i18n';
-import { navigate, useRoute } from '../../router';
+import { hrefOf, navigate, useRoute } from '../../router';
 import { useInstances } from '../../state/instances';
 import { useTriage } from '../../state/triage';
 import { useUi } from '../../state/ui';
@@ -30,7 +31,7 @@ export function ViewsDialog() {
     navigate({ view: 'incidents', params: p || undefined });
     useTriage.getState().refresh();
   };
-  const share = `${window.location.origin}${window.location.pathname}#/incidents${params ? `?${params}` : ''}`;
+  const share = `${window.location.origin}${window.location.pathname}${hrefOf({ view: 'incidents', params: params || undefined })}`;
   return (
     <Dialog title={t('views.title')} onClose={close} wide>
       <form onSubmit={save} className="views-save">
@@ -46,10 +47,16 @@ export function ViewsDialog() {
           {t('views.save')}
         </button>
       </form>
-      <label className="field">
-        <span>{t('views.share')}</span>
-        <input readOnly value={share} onFocus={(e) => e.target.select()} aria-label={t('views.share')} data-testid="share-url" />
-      </label>
+      <div className="field share-field">
+        <label htmlFor="share-url">{t('views.share')}</label>
+        <div className="share-row">
+          <input id="share-url" readOnly value={share} onFocus={(e) => e.target.select()} data-testid="share-url" />
+          <button type="button" onClick={() => runAction('view.copyLink')}>
+            {t('links.copyShort')}
+          </button>
+        </div>
+        <span className="muted small">{t('links.shareHint')}</span>
+      </div>
       <ul className="views-list" aria-label={t('views.saved')}>
         {views.map((v) => (
           <li key={v.name}>

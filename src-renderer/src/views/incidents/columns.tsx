@@ -5,6 +5,7 @@ import { RiskPill, StatusPill } from '../../components/Badges';
 import type { ColumnSpec } from '../../components/DataTable';
 import { LabelCell } from '../../components/Label';
 import { PendingMark } from '../changes/marks';
+import { QueuedMark } from '../../components/QueuePanel';
 import type { Row } from '../../data/source';
 import type { Lang } from '../../i18n';
 import { formatDateTime, formatNumber } from '../../i18n/format';
@@ -50,6 +51,7 @@ export function incidentColumns(t: TFunction, lang: Lang, withInstance: boolean)
       render: (r) => (
         <span className="cell-title">
           <PendingMark instanceId={r._instance.id} id={text(r.id)} />
+          <QueuedMark rowKey={`${r._instance.id}:${text(r.id)}`} />
           {text(r.title) || <span className="muted">{t('incidents.untitled')}</span>}
         </span>
       ),

@@ -45,6 +45,14 @@ export interface IncidentQuery {
   /** Asset and finding type ids. */
   assets: string[];
   findings: string[];
+  /** Pivots: correlation rules whose incidents are shown, and what is hidden (assets, finding
+   * types, rules, owners, groups); `owner` and `team` hold one person or group shown. */
+  rules: string[];
+  notAssets: string[];
+  notFindings: string[];
+  notRules: string[];
+  notOwners: string[];
+  notTeams: string[];
   owner: OwnerFilter;
   team: TeamFilter;
   range: TimeRange;
@@ -58,12 +66,35 @@ export interface IncidentQuery {
 export const DEFAULT_SORT: SortKey[] = [{ id: 'created_at', desc: true }];
 
 export function emptyQuery(): IncidentQuery {
-  return { statuses: [], risks: [], assets: [], findings: [], owner: 'any', team: 'any', range: { preset: 'all' }, search: '', sorting: DEFAULT_SORT, groupBy: null, columns: null };
+  return {
+    statuses: [],
+    risks: [],
+    assets: [],
+    findings: [],
+    rules: [],
+    notAssets: [],
+    notFindings: [],
+    notRules: [],
+    notOwners: [],
+    notTeams: [],
+    owner: 'any',
+    team: 'any',
+    range: { preset: 'all' },
+    search: '',
+    sorting: DEFAULT_SORT,
+    groupBy: null,
+    columns: null,
+  };
+}
+
+/** How many pivot conditions the query holds (shown, hidden, by rule). */
+export function pivotCount(q: IncidentQuery): number {
+  return q.rules.length + q.notAssets.length + q.notFindings.length + q.notRules.length + q.notOwners.length + q.notTeams.length;
 }
 
 export function isFiltered(q: IncidentQuery): boolean {
   return (
-    q.statuses.length + q.risks.length + q.assets.length + q.findings.length > 0 ||
+    q.statuses.length + q.risks.length + q.assets.length + q.findings.length + pivotCount(q) > 0 ||
     q.owner !== 'any' ||
     q.team !== 'any' ||
     q.range.preset !== 'all' ||
@@ -129,6 +160,8 @@ export function toSearchFilters(q: IncidentQuery, res: Resolve, omit: { status?:
   if (!omit.risk && q.risks.length) filters.push(...riskFilters(q.risks));
   if (q.assets.length) filters.push({ field: 'service_asset_id', filter_type: 'intersection', value: [...q.assets] });
   if (q.findings.length) filters.push({ field: 'finding_id', filter_type: 'intersection', value: [...q.findings] });
+  if (q.rules.length) filters.push({ field: 'engine_go_rules', filter_type: 'related', value: [...q.rules] });
+  filters.push(...hidden(q).map((h) => (h.field === 'engine_go_rules' ? { field: h.field, filter_type: 'related' as const, value: h.ids, negation: true } : { field: h.field, filter_type: 'intersection' as const, value: h.ids, negation: true })));
   filters.push(...ownershipFilters(q, res.who));
   const { from, to } = rangeBounds(q.range, res.asOf);
   const upper = to ? justBefore(to) : null;
@@ -136,6 +169,20 @@ export function toSearchFilters(q: IncidentQuery, res: Resolve, omit: { status?:
   if (from || cap) filters.push({ field: 'created_at', filter_type: 'range', value: [from, cap] });
   return filters;
 }
+
+/** What the pivots hide, by the field (or relation) they test. */
+function hidden(q: IncidentQuery): { field: string; ids: string[] }[] {
+  return [
+    { field: 'service_asset_id', ids: q.notAssets },
+    { field: 'finding_id', ids: q.notFindings },
+    { field: 'engine_go_rules', ids: q.notRules },
+    { field: 'user_id', ids: q.notOwners },
+    { field: 'group_id', ids: q.notTeams },
+  ].filter((h) => h.ids.length > 0);
+}
+
+/** Whether the aggregates can come from the server's standard query (rules are a relation it does not filter by). */
+export const statsByServer = (q: IncidentQuery): boolean => q.rules.length + q.notRules.length === 0;
 
 const sortedStatuses = (s: readonly IncidentStatus[]): IncidentStatus[] => INCIDENT_STATUSES.filter((x) => s.includes(x));
 const sortedRisks = (s: readonly RiskBand[]): RiskBand[] => RISK_BANDS.filter((x) => s.includes(x));
@@ -201,6 +248,7 @@ export function toStatsQuery(q: IncidentQuery, res: Resolve, bucket: 'day' | 'we
   const filters: StandardFilter[] = [];
   if (q.assets.length) filters.push({ field: 'service_asset_id', op: 'in', values: [...q.assets] });
   if (q.findings.length) filters.push({ field: 'finding_id', op: 'in', values: [...q.findings] });
+  for (const h of hidden(q)) if (h.field !== 'engine_go_rules') filters.push({ field: h.field, op: 'notin', values: [...h.ids] });
   for (const f of ownershipFilters(q, res.who)) {
     if (f.filter_type === 'exists') filters.push({ field: f.field, op: 'isnull', values: [] });
     else if (f.filter_type === 'equal') filters.push({ field: f.field, op: 'eq', values: [String(f.value)] });
@@ -242,4 +290,4 @@ export function bucketEnd(day: string, unit: 'day' | 'week' | 'month'): string {
 
 /** What the rows depend on (not the columns shown, nor the grouping). */
 export const queryKey = (q: IncidentQuery): string =>
-  JSON.stringify([q.statuses, q.risks, q.assets, q.findings, q.owner, q.team, q.range, q.search, q.sorting]);
+  JSON.stringify([q.statuses, q.risks, q.assets, q.findings, q.rules, q.notAssets, q.notFindings, q.notRules, q.notOwners, q.notTeams, q.owner, q.team, q.range, q.search, q.sorting]);

@@ -1,5 +1,7 @@
 // The incident list's query in the address (after `?` in the hash), so a view can be reloaded,
-// bookmarked and shared: `#/incidents?status=new,closed&risk=high&range=7d&sort=-risklevel&by=finding_id`.
+// bookmarked and shared: `#/incidents?status=new,closed&risk=high&range=7d&sort=-risklevel&by=finding_id`;
+// pivots: `rule=` (incidents a correlation rule raised) and what is hidden, `xasset= xfinding= xrule=
+// xowner= xteam=`.
 // Only what differs from the empty query is written; unknown values are dropped.
 import { INCIDENT_STATUSES, RISK_BANDS, type IncidentStatus, type RiskBand } from '../../../../src-shared/resources/fields';
 import { normalizeTs } from '../../../../src-shared/time';
@@ -48,6 +50,12 @@ export function queryFromParams(p: URLSearchParams): IncidentQuery {
     risks: list(p.get('risk')).filter((s): s is RiskBand => (RISK_BANDS as readonly string[]).includes(s)),
     assets: ids(p.get('asset')),
     findings: ids(p.get('finding')),
+    rules: ids(p.get('rule')),
+    notAssets: ids(p.get('xasset')),
+    notFindings: ids(p.get('xfinding')),
+    notRules: ids(p.get('xrule')),
+    notOwners: ids(p.get('xowner')),
+    notTeams: ids(p.get('xteam')),
     owner: ownerOf(p.get('owner')),
     team: teamOf(p.get('team')),
     range: rangeOf(p),
@@ -66,6 +74,12 @@ export function paramsOfQuery(q: IncidentQuery): URLSearchParams {
   if (q.risks.length) p.set('risk', q.risks.join(','));
   if (q.assets.length) p.set('asset', q.assets.join(','));
   if (q.findings.length) p.set('finding', q.findings.join(','));
+  if (q.rules.length) p.set('rule', q.rules.join(','));
+  if (q.notAssets.length) p.set('xasset', q.notAssets.join(','));
+  if (q.notFindings.length) p.set('xfinding', q.notFindings.join(','));
+  if (q.notRules.length) p.set('xrule', q.notRules.join(','));
+  if (q.notOwners.length) p.set('xowner', q.notOwners.join(','));
+  if (q.notTeams.length) p.set('xteam', q.notTeams.join(','));
   if (q.owner !== e.owner) p.set('owner', q.owner);
   if (q.team !== e.team) p.set('team', q.team);
   if (q.range.preset !== 'all') {

@@ -230,23 +230,25 @@ export function RecordView({ resource, id, instance }: { resource: string; id: s
             ))}
           </div>
           {tab === 'fields' && (
-            <dl className="kv kv-wide" role="tabpanel">
-              {fieldsOf(r).map((f) => (
-                <div key={f.name} className="kv-row">
-                  <dt title={f.name}>
-                    {fieldLabel(t, f.name)}
-                    {fieldLabel(t, f.name) !== f.name && <span className="mono muted"> {f.name}</span>}
-                  </dt>
-                  <dd>
-                    {f.kind === 'json' && rec[f.name] !== null && rec[f.name] !== undefined ? (
-                      <pre className="json">{JSON.stringify(rec[f.name], null, 2)}</pre>
-                    ) : (
-                      <FieldValue r={r} f={f} value={rec[f.name]} lang={lang} t={t} instance={inst} />
-                    )}
-                  </dd>
-                </div>
-              ))}
-            </dl>
+            <div role="tabpanel">
+              <dl className="kv kv-wide">
+                {fieldsOf(r).map((f) => (
+                  <div key={f.name} className="kv-row">
+                    <dt title={f.name}>
+                      {fieldLabel(t, f.name)}
+                      {fieldLabel(t, f.name) !== f.name && <span className="mono muted"> {f.name}</span>}
+                    </dt>
+                    <dd>
+                      {f.kind === 'json' && rec[f.name] !== null && rec[f.name] !== undefined ? (
+                        <pre className="json">{JSON.stringify(rec[f.name], null, 2)}</pre>
+                      ) : (
+                        <FieldValue r={r} f={f} value={rec[f.name]} lang={lang} t={t} instance={inst} />
+                      )}
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+            </div>
           )}
           {activeRel && (
             <div className="page-table" role="tabpanel">

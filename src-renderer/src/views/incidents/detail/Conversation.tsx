@@ -1,40 +1,14 @@
-// The incident's conversation: its messages as a thread (subject, body, sender, time, automated
-// or written), a message written here, and the two notes: the internal one stays with the
-// provider, the client note is what the customer sees.
+// Writing on an incident: a message written here, and the two notes: the internal one stays with
+// the provider, the client note is what the customer sees (the timeline shows them with the rest).
 import { useState, type FormEvent } from 'react';
 import type { Rec } from '../../../api/radar';
 import { createRecord, updateRecord } from '../../../api/radar';
 import { failureText } from '../../../data/source';
 import { useI18n } from '../../../i18n';
-import { formatDateTime } from '../../../i18n/format';
 import { targetOf } from '../../../state/instances';
-import { personName, usePeople } from '../../../state/people';
 import { useSession } from '../../../state/session';
 
 const s = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
-
-export function Thread({ instance, messages }: { instance: string; messages: Rec[] }) {
-  const { t, lang } = useI18n();
-  usePeople((st) => st.version);
-  const sorted = [...messages].sort((a, b) => s(a.created_at).localeCompare(s(b.created_at)));
-  return (
-    <ol className="thread" aria-label={t('detail.messages')}>
-      {sorted.map((m) => (
-        <li key={m.id} className={`msg${m.automated === true ? ' is-automated' : ''}`} data-testid="message">
-          <div className="msg-head">
-            <strong className="msg-sender">{m.automated === true ? t('conversation.system') : (personName(instance, s(m.sender_id), true) ?? (m.sender_id ? s(m.sender_id) : t('conversation.unknownSender')))}</strong>
-            <span className="mono muted small">{formatDateTime(lang, s(m.created_at))}</span>
-            {m.automated === true && <span className="tag">{t('detail.automated')}</span>}
-            {m.service_asset_finding_status_change_id ? <span className="tag">{t('conversation.withStatusChange')}</span> : null}
-          </div>
-          {s(m.subject) && <div className="msg-subject">{s(m.subject)}</div>}
-          {s(m.body) && <p>{s(m.body)}</p>}
-        </li>
-      ))}
-      {!messages.length && <li className="muted">{t('detail.noMessages')}</li>}
-    </ol>
-  );
-}
 
 export function Composer({ incident, onSent }: { incident: Rec & { _instance: string }; onSent(): void }) {
   const { t } = useI18n();
