@@ -6,18 +6,42 @@ import { defineConfig } from '@playwright/test';
 const systemChromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const executablePath = process.env.PLAYWRIGHT_BUNDLED || !fs.existsSync(systemChromium) ? undefined : systemChromium;
 
+// Workers: one per core (RADAR_TEST_WORKERS overrides it). Each spec file has a server and a
+// database of its own (test/e2e/fixtures.ts), so files run side by side; the tests of one file
+// run in order, on one worker.
+const workers = process.env.RADAR_TEST_WORKERS ?? '100%';
+
+// RADAR_E2E_ORDER=reverse runs the spec files last to first (with --workers=1: one after the
+// other): each file a project that depends on the one after it. `--shuffle` gives a random order.
+const specs = fs
+  .readdirSync('test/e2e')
+  .filter((f) => f.endsWith('.spec.ts'))
+  .sort();
+const projects =
+  process.env.RADAR_E2E_ORDER === 'reverse'
+    ? specs.map((f, i) => ({ name: f, testMatch: f, dependencies: specs.slice(i + 1, i + 2) }))
+    : undefined;
+
 export default defineConfig({
   testDir: 'test/e2e',
   outputDir: 'test-results',
+  globalSetup: './test/e2e/global-setup.ts',
   timeout: 60_000,
+  // The 2 cores are shared (with the other worker, the server, other work): an answer on screen
+  // may take longer than Playwright's default 5 s to appear.
+  expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 1,
+  workers: /^\d+$/.test(workers) ? Number(workers) : workers,
   reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
+  projects,
   use: {
     browserName: 'chromium',
     viewport: { width: 1280, height: 800 },
-    screenshot: 'on',
-    trace: 'retain-on-failure',
+    // Kept when a test fails; the screenshots a person looks at are taken by the tests (snap).
+    screenshot: 'only-on-failure',
+    // A failing test's trace keeps the DOM at each step; the screencast (a screenshot at every
+    // frame, most of a trace's cost) is left out.
+    trace: { mode: 'retain-on-failure', screenshots: false },
     launchOptions: {
       executablePath,
       args: [

@@ -1,11 +1,65 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import LongFirst from './test/helpers/sequencer';
+
+// Four projects, one file per worker process at a time (each file starts its own servers on
+// free ports, with its own copy of the seeded database, so files run side by side):
+//   unit      the modules alone, in the test process
+//   http      the real server started in the test process, asked over HTTP on real sockets
+//   process   the command line and the server as separate processes (spawned, packed)
+//   kill      kill -9 at a moment measured in the same run, and the load test: one file at a
+//             time, after the others, so that no other test changes the moments they measure
+// `npm run test:fast` runs unit and http; `npm test` all four.
+// Files whose tests spawn processes (the CLI from the build once `npm test` has built it, else
+// through tsx) are listed here; every other file under test/http runs a server in-process.
+const KILL_FILES = ['kill', 'load', 'sync-kill'].map((name) => `test/http/${name}.test.ts`);
+const PROCESS_FILES = [
+  'cli-commands',
+  'cli-package',
+  'cli',
+  'cookbook',
+  'csv-transfer',
+  'help-examples',
+  'idle',
+  'instances',
+  'kept-counts',
+  'openapi-lint',
+  'openapi-tools',
+  'readme-sync-script',
+  'sync-cli',
+  'sync-faults',
+  'totals',
+  'transfer-cli',
+  'typed-scripts',
+].map((name) => `test/http/${name}.test.ts`);
+
+const common = {
+  environment: 'node',
+  // A limit for a test that hangs, not a time limit: on a 2-core machine shared with other work a
+  // test of a few seconds can take ten times as long (time limits live in test:robust and bench:*).
+  testTimeout: 90_000,
+  hookTimeout: 120_000,
+  pool: 'forks',
+  setupFiles: ['test/helpers/setup-file.ts'],
+} satisfies TestProjectInlineConfiguration['test'];
 
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/http/**/*.test.ts'],
-    environment: 'node',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
+    // Both cores of a 2-core machine (CI's); RADAR_TEST_WORKERS overrides it.
+    maxWorkers: process.env.RADAR_TEST_WORKERS ?? '100%',
+    // The long files first, whatever their project (test/helpers/sequencer.ts).
+    sequence: { sequencer: LongFirst },
+    // Seeds the demo database once for every project.
+    globalSetup: ['test/helpers/global-setup.ts'],
+    projects: [
+      // Worker threads start faster than processes, and the unit files need nothing of a process of their own.
+      { test: { ...common, name: 'unit', include: ['test/unit/**/*.test.ts'], pool: 'threads' } },
+      // The http files share their worker's modules (isolate: false): the server, the contract and
+      // the answer checker load once per worker instead of once per file (about 2.5 s each); each
+      // file still starts its own servers over its own databases. The unit files each get fresh
+      // modules (some test what loads on first use).
+      { test: { ...common, name: 'http', include: ['test/http/**/*.test.ts'], exclude: [...PROCESS_FILES, ...KILL_FILES], isolate: false } },
+      { test: { ...common, name: 'process', include: PROCESS_FILES } },
+      { test: { ...common, name: 'kill', include: KILL_FILES, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

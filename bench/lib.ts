@@ -1,6 +1,7 @@
 // Shared helpers for the benchmarks in bench/: a seeded random source, percentiles, a table
 // printer, batched inserts, query plans, a keep-alive HTTP client, and the incident data set
-// (assets, finding types, incidents) built straight into a database file.
+// (assets, finding types, people and responsible groups, incidents) built straight into a
+// database file.
 //
 // Benchmarks print figures and ratios against a baseline measured in the same process; they
 // quote medians and ratios because the machines are noisy. Nothing here asserts on time.
@@ -11,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, type Db } from '../src-main/store/db';
 import { riskBand, type IncidentStatus } from '../src-shared/resources/fields';
+import { LOCAL_USER_ID } from '../src-shared/ids';
 import { microsToTs } from '../src-shared/time';
 
 // ------------------------------------------------------------------------------------------
@@ -371,7 +373,7 @@ export interface IncidentDataset {
 }
 
 /** Bumped whenever the generator changes, so that a cached database is rebuilt. */
-export const DATASET_VERSION = 1;
+export const DATASET_VERSION = 2;
 
 /** The data set's last instant: created_at values spread over the year before it. */
 export const DATASET_END_MICROS = Date.UTC(2026, 10, 1) * 1000;
@@ -444,6 +446,23 @@ const PORTS = [22, 25, 53, 80, 110, 143, 389, 443, 445, 587, 636, 993, 1433, 330
 const ALERT_TYPES = ['scanner', 'scanner', 'scanner', 'siem', 'manual', 'pentest'] as const;
 const PEOPLE = ['Иванов И. И.', 'Петрова А. С.', 'Smirnov D.', 'Кузнецов П. А.', 'Orlova M.', 'Соколов В. В.', 'Lebedev K.', 'Новикова Е. Н.'] as const;
 
+/** The people directory of the data set (console_people): the local analyst (the console's "me")
+ * and the people above, with fixed ids. */
+export const DATASET_PEOPLE: readonly { id: string; name: string }[] = [
+  { id: LOCAL_USER_ID, name: 'Аналитик SOC' },
+  ...PEOPLE.map((name, i) => ({ id: `00000000-0000-4000-8000-${String(101 + i).padStart(12, '0')}`, name })),
+];
+
+/** Responsible groups of the data set; the local analyst is a member of the first two. */
+export const DATASET_GROUPS: readonly { id: string; name: string; members: readonly string[] }[] = [
+  { name: 'SOC L1', members: [0, 1, 2, 3] },
+  { name: 'SOC L2', members: [0, 4, 5] },
+  { name: 'Эксплуатация ЦОД', members: [6, 7] },
+  { name: 'Сетевая безопасность', members: [3, 8] },
+  { name: 'AppSec', members: [2, 5] },
+  { name: 'Инфраструктура Windows', members: [1, 7, 8] },
+].map((g, i) => ({ id: `00000000-0000-4000-9000-${String(1 + i).padStart(12, '0')}`, name: g.name, members: g.members.map((m) => DATASET_PEOPLE[m]!.id) }));
+
 /** Sentences appended to descriptions, with how often each appears (a share of incidents). */
 const EXTRA_SENTENCES: readonly { text: string; share: number }[] = [
   { text: 'Требуется перезагрузка сервера после установки обновления.', share: 0.1 },
@@ -501,7 +520,7 @@ const INCIDENT_COLUMNS = [
   'id', 'display_id', 'title', 'description', 'synopsis', 'solution', 'status', 'risklevel', 'risk', 'service_asset_id',
   'finding_id', 'alert_type', 'acknowledged_at', 'acknowledged_by', 'client_note', 'external', 'customer_created',
   'c_visible_since', 'c_visible_since_in_days', 'c_reopened_count', 'c_remote_exploitable', 'c_occurrence_count',
-  'immediate_action_score', 'created_at', 'updated_at',
+  'immediate_action_score', 'created_at', 'updated_at', 'user_id', 'group_id',
 ] as const;
 
 export interface DatasetBuildStats {
@@ -602,6 +621,35 @@ export function buildIncidentDataset(db: Db, ds: IncidentDataset, log: (line: st
     },
   });
 
+  // People and responsible groups: who an incident is assigned to and which group owns it
+  const dirAt = microsToTs(before);
+  insertBatched(db, {
+    table: 'console_people',
+    columns: ['id', 'name', 'short_name', 'login', 'email', 'role', 'created_at', 'updated_at'],
+    total: DATASET_PEOPLE.length,
+    row: (i) => {
+      const p = DATASET_PEOPLE[i]!;
+      return [p.id, p.name, p.name, null, null, null, dirAt, dirAt];
+    },
+  });
+  insertBatched(db, {
+    table: 'responsible_groups',
+    columns: ['id', 'name', 'accept_risk', 'visible_scan_schedules', 'stop_scans', 'user_ids', 'created_at', 'updated_at'],
+    total: DATASET_GROUPS.length,
+    row: (i) => {
+      const g = DATASET_GROUPS[i]!;
+      return [g.id, g.name, 0, 0, 0, JSON.stringify(g.members), dirAt, dirAt];
+    },
+  });
+  // Drawn from a generator of their own, so that every other field is what version 1 made.
+  const owners = new Rng(ds.seed ^ 0x5eed);
+  const ownerOf = (status: IncidentStatus): [string | null, string | null] => {
+    const group = owners.chance(0.9) ? DATASET_GROUPS[owners.skewed(DATASET_GROUPS.length, 1.5)]!.id : null;
+    if (!owners.chance(status === 'new' ? 0.1 : 0.75)) return [null, group];
+    const person = owners.chance(0.12) ? LOCAL_USER_ID : DATASET_PEOPLE[1 + owners.skewed(DATASET_PEOPLE.length - 1, 1.8)]!.id;
+    return [person, group];
+  };
+
   // Incidents, in roughly chronological order (the way they arrive)
   const step = YEAR_MICROS / ds.incidents;
   const incident = (i: number): unknown[] => {
@@ -655,6 +703,7 @@ export function buildIncidentDataset(db: Db, ds: IncidentDataset, log: (line: st
       Math.round(rng.next() * 1000) / 10,
       microsToTs(created),
       microsToTs(updated),
+      ...ownerOf(status),
     ];
   };
   const single = Math.min(20_000, Math.ceil(ds.incidents * 0.02));

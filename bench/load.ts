@@ -8,8 +8,9 @@
 // Every party is its own process: the product as built (out/main/cli.js serve, also with
 // --readers 0 for the choice between reader threads and reading on the server's thread), the
 // bare server, and this process, which only measures. Medians over BENCH_ROUNDS interleaved
-// rounds; ratios against the bare server of the same run. A measurement, not a test: it exits 0
-// whatever the figures and prints PASS/FAIL per target.
+// rounds; ratios against the bare server of the same run, and each server process's CPU time
+// per request answered (which depends far less than req/s on what else the machine runs). A
+// measurement, not a test: it exits 0 whatever the figures and prints PASS/FAIL per target.
 //
 // Targets (the issue's table): public list req/s >= 1.0x bare and p99 <= 1.2x bare; the v2
 // search the same; tiny route req/s >= 0.8x bare; RSS idle and after 2,000 requests <= 1.3x bare;
@@ -198,9 +199,18 @@ interface LoadResult {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU time of the server's process (all its threads) per request answered, µs; NaN when not measured. */
+  cpuUs: number;
 }
 
-async function hammer(url: string, reqs: Req[], opts: { duration?: number; amount?: number; connections?: number; headers?: Record<string, string> } = {}): Promise<LoadResult> {
+/** CPU time (user + system, all threads) a process has used, ms (Linux: /proc, 100 ticks a second). */
+function cpuMsOf(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function hammer(url: string, reqs: Req[], opts: { duration?: number; amount?: number; connections?: number; headers?: Record<string, string>; pid?: number } = {}): Promise<LoadResult> {
+  const cpu0 = opts.pid ? cpuMsOf(opts.pid) : NaN;
   const r = await autocannon({
     url,
     connections: opts.connections ?? CONNECTIONS,
@@ -208,7 +218,8 @@ async function hammer(url: string, reqs: Req[], opts: { duration?: number; amoun
     headers: { PgrApiKey: KEY, 'content-type': 'application/json', ...opts.headers },
     requests: reqs.map((q) => ({ method: q.method, path: q.path, ...(q.body ? { body: q.body } : {}) })),
   });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx };
+  const cpuUs = opts.pid && r.requests.total ? ((cpuMsOf(opts.pid) - cpu0) * 1000) / r.requests.total : NaN;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx, cpuUs };
 }
 
 const median = (xs: number[]): number => summarize(xs).p50;
@@ -219,19 +230,29 @@ async function compareLoad(name: string, reqs: Req[], servers: Proc[]): Promise<
   for (const s of servers) await hammer(s.url, reqs, { duration: 1 });
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? servers : [...servers].reverse();
-    for (const s of order) runs.get(s.name)!.push(await hammer(s.url, reqs));
+    for (const s of order) runs.get(s.name)!.push(await hammer(s.url, reqs, { pid: s.child.pid }));
   }
   const out = new Map<string, LoadResult>();
   const rows: string[][] = [];
   for (const s of servers) {
     const rs = runs.get(s.name)!;
-    const m = { rps: median(rs.map((r) => r.rps)), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), errors: rs.reduce((a, r) => a + r.errors, 0) };
+    const m = { rps: median(rs.map((r) => r.rps)), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), errors: rs.reduce((a, r) => a + r.errors, 0), cpuUs: median(rs.map((r) => r.cpuUs)) };
     out.set(s.name, m);
-    rows.push([s.name, fmtInt(m.rps), rs.map((r) => fmtInt(r.rps)).join(' / '), fmtMs(m.p50), fmtMs(m.p99), rs.map((r) => fmtMs(r.p99)).join(' / '), String(m.errors)]);
+    rows.push([s.name, fmtInt(m.rps), rs.map((r) => fmtInt(r.rps)).join(' / '), fmtMs(m.p50), fmtMs(m.p99), rs.map((r) => fmtMs(r.p99)).join(' / '), fmtMs(m.cpuUs), String(m.errors)]);
   }
+  // CPU time per request depends far less on what else the machine runs than req/s does.
   console.log(
     formatTable(
-      [{ header: 'server' }, { header: 'req/s', align: 'right' }, { header: 'rounds', align: 'right' }, { header: 'p50 ms', align: 'right' }, { header: 'p99 ms', align: 'right' }, { header: 'rounds', align: 'right' }, { header: 'errors', align: 'right' }],
+      [
+        { header: 'server' },
+        { header: 'req/s', align: 'right' },
+        { header: 'rounds', align: 'right' },
+        { header: 'p50 ms', align: 'right' },
+        { header: 'p99 ms', align: 'right' },
+        { header: 'rounds', align: 'right' },
+        { header: 'CPU µs/req', align: 'right' },
+        { header: 'errors', align: 'right' },
+      ],
       rows,
     ),
   );
@@ -393,6 +414,7 @@ async function main(): Promise<void> {
     row('-c 50 v2 search, req/s', fmtInt(o(v2).rps), fmtInt(b(v2).rps), o(v2).rps / b(v2).rps, '>= 1.0x', o(v2).rps >= b(v2).rps);
     row('-c 50 v2 search, p99 ms', fmtMs(o(v2).p99), fmtMs(b(v2).p99), o(v2).p99 / b(v2).p99, '<= 1.2x', o(v2).p99 <= 1.2 * b(v2).p99);
     row('-c 50 tiny route, req/s', fmtInt(o(tiny).rps), fmtInt(b(tiny).rps), o(tiny).rps / b(tiny).rps, '>= 0.8x', o(tiny).rps >= 0.8 * b(tiny).rps);
+    table.push(['-c 50 tiny route, CPU µs per request', fmtMs(o(tiny).cpuUs), fmtMs(b(tiny).cpuUs), fmtRatio(o(tiny).cpuUs / b(tiny).cpuUs), '(information)', '-']);
     row('serve start to ready line, ms', fmtMs(up.serve), fmtMs(up.limit), up.serve / up.limit, '< 200 ms', up.serve < 200);
     table.push(['serve start to first answer, ms', fmtMs(up.first), fmtMs(up.limit), fmtRatio(up.first / up.limit), '(information)', '-']);
     table.push(['node alone, start to one line, ms', fmtMs(up.node), fmtMs(up.limit), fmtRatio(up.node / up.limit), '(information)', '-']);

@@ -267,6 +267,12 @@ async function main(): Promise<void> {
         await send(op, { body: { rule_set_ids: [set!.id], verdict: 'violated', limit: 2 } });
         break;
       }
+      case 'console.incidents.set_status':
+        await send(op, {
+          headers: { 'Pgr-User-Id': USER },
+          body: { ids: [sample(getResource('service_asset_findings')).id], status: 'verify_close', note: { subject: 'Устранено: пароль сменён', body: 'Учётная запись заблокирована, ключи SSH перевыпущены.' } },
+        });
+        break;
       case 'console.stats.incidents':
         await send(op, { query: { status: 'in,new,closed', bucket: 'month' } });
         break;

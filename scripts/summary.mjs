@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // Reads the JSON reports of vitest and Playwright and prints one plain closing line,
 // `N passed, N failed`; exits 1 on any failure, a missing report, or no tests at all.
-// An optional argument adds failures counted elsewhere (failed build steps).
+// `node scripts/summary.mjs [failures] [runner...]`: the first argument adds failures counted
+// elsewhere (failed build steps); the runners read (vitest, playwright) are both by default.
 import fs from 'node:fs';
 
-const reports = { vitest: 'reports/vitest.json', playwright: 'reports/playwright.json' };
+const all = { vitest: 'reports/vitest.json', playwright: 'reports/playwright.json' };
+const named = process.argv.slice(3);
+for (const n of named) if (!(n in all)) throw new Error(`summary: no runner ${n} (${Object.keys(all).join(', ')})`);
+const reports = Object.fromEntries(Object.entries(all).filter(([n]) => !named.length || named.includes(n)));
 let passed = 0;
 let failed = Number(process.argv[2] ?? 0) || 0;
 const problems = [];

@@ -12,6 +12,7 @@ import { registerPeople } from './routes/people';
 import { registerPublic } from './routes/public';
 import { registerScan } from './routes/scan';
 import { registerStats } from './routes/stats';
+import { registerIncidentStatus } from './routes/incident-status';
 import { registerTenancy } from './routes/tenancy';
 
 export const BASE_URL = API_BASES.v2;
@@ -46,5 +47,6 @@ export function registerApi(app: FastifyInstance, deps: ApiDeps, areas: LazyArea
   registerTenancy(app, deps);
   registerStats(app, deps);
   registerCompliance(app, deps);
+  registerIncidentStatus(app, deps);
   registerPeople(app, deps);
 }

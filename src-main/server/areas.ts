@@ -47,6 +47,10 @@ interface Area {
   waiting: [IncomingMessage, ServerResponse][] | null;
 }
 
+/** On a request the port's handler found no area for: the path (rewritten) it looked up. */
+const CHECKED = Symbol('area checked');
+type Checked = IncomingMessage & { [CHECKED]?: string };
+
 /** The router options of every app (base.ts): the areas read paths as the apps' routers do. */
 const ROUTER_OPTIONS = { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH } as const;
 
@@ -136,6 +140,8 @@ export class LazyAreas {
       }
     });
     app.addHook('onRequest', (req, reply, done) => {
+      // The port's handler (front) already found no area for this very path: not looked up again.
+      if ((req.raw as Checked)[CHECKED] === req.url) return done();
       const area = this.match(req.url);
       if (!area) return done();
       void reply.hijack();
@@ -153,9 +159,11 @@ export class LazyAreas {
    */
   front(handler: Handler): Handler {
     return (req, res) => {
-      const area = this.match(this.rewrite(req.url ?? '/'));
-      if (area) this.dispatch(area, req, res);
-      else handler(req, res);
+      const url = this.rewrite(req.url ?? '/');
+      const area = this.match(url);
+      if (area) return this.dispatch(area, req, res);
+      (req as Checked)[CHECKED] = url;
+      handler(req, res);
     };
   }
 

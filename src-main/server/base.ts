@@ -134,14 +134,15 @@ export function createBaseApp(opts: BaseOptions = {}): FastifyInstance {
     }
   });
   // Bodies read and handled at once are bounded: a body past the budget waits for earlier ones.
+  // A callback hook: a request without a body (most) costs a check, no promise.
   const budget = opts.family?.budget ?? new ByteBudget(limits.bodiesInFlightBytes);
-  app.addHook('preParsing', async (req, reply, payload) => {
-    if (!hasBody(req) || isInjected(req) || req.routeOptions.config?.streamBody) return payload;
+  app.addHook('preParsing', (req, reply, payload, done) => {
+    if (!hasBody(req) || isInjected(req) || req.routeOptions.config?.streamBody) return done(null, payload);
     const announced = Number(req.headers['content-length']);
     // Above the limit: Fastify refuses it from Content-Length (413) without reading it.
-    if (Number.isFinite(announced) && announced > limits.bodyBytes) return payload;
+    if (Number.isFinite(announced) && announced > limits.bodyBytes) return done(null, payload);
     const want = Number.isFinite(announced) && announced >= 0 ? announced : limits.bodyBytes;
-    if (want === 0) return payload;
+    if (want === 0) return done(null, payload);
     let held = false;
     let closed = false;
     reply.raw.once('close', () => {
@@ -150,10 +151,15 @@ export function createBaseApp(opts: BaseOptions = {}): FastifyInstance {
       held = false;
     });
     const wait = budget.acquire(want);
-    if (wait) await wait;
-    if (closed) budget.release(want);
-    else held = true;
-    return payload;
+    if (!wait) {
+      held = true;
+      return done(null, payload);
+    }
+    void wait.then(() => {
+      if (closed) budget.release(want);
+      else held = true;
+      done(null, payload);
+    });
   });
   installErrorHandlers(app);
   // Instances routing to this server read the platform version from every answer.

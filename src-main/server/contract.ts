@@ -36,7 +36,11 @@ export type OperationRequest<O extends OperationDef> = FastifyRequest<{
   Body: In<O['body']>;
 }>;
 
-export type OperationHandler<O extends OperationDef> = (req: OperationRequest<O>, reply: FastifyReply) => Promise<unknown>;
+/**
+ * A route's handler: its answer, or a promise of it. A handler with nothing to wait for may
+ * answer at once (no promise per request: Fastify sends a plain value as it is).
+ */
+export type OperationHandler<O extends OperationDef> = (req: OperationRequest<O>, reply: FastifyReply) => Promise<unknown> | object;
 
 export interface ServeOptions {
   /** Runs before validation (checks whose texts the spec fixes). */

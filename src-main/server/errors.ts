@@ -6,7 +6,7 @@
 // `Internal Server Error`: no stack, no SQL, no input echoed back.
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiError, ERR, errorBody, VERBATIM_TEXTS } from '../../src-shared/errors';
@@ -201,7 +201,22 @@ function sendMethodNotAllowed(reply: FastifyReply, method: string, allow: string
 
 export function installErrorHandlers(app: FastifyInstance): void {
   const methods = new MethodIndex();
-  app.addHook('onRoute', (route) => methods.add(route.method, route.url ?? route.path));
+  // A parametric route does not take a path that is another method's static route: checked
+  // before the route's own preValidation hooks, on those routes only (a static route's request
+  // pays nothing for it).
+  const staticWins: preValidationHookHandler = (req, reply, done) => {
+    const allow = methods.staticAllowed(pathOf(req.url));
+    if (allow.length && !allow.includes(req.method)) return void sendMethodNotAllowed(reply, req.method, allow);
+    done();
+  };
+  app.addHook('onRoute', (route) => {
+    const url = route.url ?? route.path;
+    methods.add(route.method, url);
+    if (url.includes(':') || url.includes('*')) {
+      const own = route.preValidation;
+      route.preValidation = [staticWins, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])];
+    }
+  });
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const { status, text, extra } = describeError(err);
     if (status === 500) req.log.error({ err: { message: err.message, code: err.code } }, 'request failed');
@@ -213,11 +228,5 @@ export function installErrorHandlers(app: FastifyInstance): void {
     const allow = statics.length ? statics : methods.allowed(path);
     if (allow.length) return sendMethodNotAllowed(reply, req.method, allow);
     return sendError(reply, 404, ERR.notFound);
-  });
-  app.addHook('preValidation', async (req, reply) => {
-    const route = req.routeOptions.url;
-    if (!route || (!route.includes(':') && !route.includes('*'))) return;
-    const allow = methods.staticAllowed(pathOf(req.url));
-    if (allow.length && !allow.includes(req.method)) return sendMethodNotAllowed(reply, req.method, allow);
   });
 }

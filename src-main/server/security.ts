@@ -24,6 +24,8 @@ declare module 'fastify' {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+/** Distinct Host values whose check is kept (more are checked each time). */
+const KNOWN_HOSTS = 64;
 
 /** The host part of a Host header value (IPv6 brackets kept off). */
 export function hostName(header: string): string {
@@ -65,27 +67,43 @@ export function installSecurity(app: FastifyInstance, cfg: AuthConfig): void {
   let verifier: ((token: string) => unknown) | undefined;
   const verify = (token: string) => (verifier ??= fastJwt().createVerifier({ key: cfg.jwtSecret, algorithms: ['HS256'], requiredClaims: ['sub', 'exp'], cache: 1000 }))(token);
   const keyMatches = keyChecker(cfg.apiKey);
-  // A callback hook (no promise per request); an early answer ends the request without done().
-  app.addHook('onRequest', (req, reply, done) => {
-    if (!isAllowedHost(req.headers.host, cfg.extraHosts)) return void sendError(reply, 403, ERR.forbiddenHost);
-    if (cfg.isPublic?.(req)) return done();
-    const key = req.headers.pgrapikey;
-    const authz = req.headers.authorization;
-    if (key === undefined && authz === undefined) return void sendError(reply, 401, ERR.noAuthHeader);
-    if (typeof key === 'string') {
-      if (!keyMatches(key)) return void sendError(reply, 401, 'invalid api key');
-    } else {
-      const m = /^Bearer\s+(\S+)$/i.exec(authz ?? '');
-      if (!m) return void sendError(reply, 401, 'invalid authorization header');
-      try {
-        const claims = verify(m[1]!) as { sub?: unknown };
-        if (typeof claims.sub === 'string' && isUuid(claims.sub)) req.userId = claims.sub;
-      } catch {
-        return void sendError(reply, 401, 'invalid token');
-      }
+  // The Host values seen, each checked once (a client sends the same one on every request).
+  const hosts = new Map<string, boolean>();
+  const hostAllowed = (header: string | undefined): boolean => {
+    if (header === undefined) return isAllowedHost(header, cfg.extraHosts);
+    let ok = hosts.get(header);
+    if (ok === undefined) {
+      ok = isAllowedHost(header, cfg.extraHosts);
+      if (hosts.size < KNOWN_HOSTS) hosts.set(header, ok);
     }
+    return ok;
+  };
+  const setUser = (req: FastifyRequest) => {
     const uid = req.headers['pgr-user-id'];
     if (!req.userId && typeof uid === 'string' && isUuid(uid)) req.userId = uid;
+  };
+  // A callback hook (no promise per request); an early answer ends the request without done().
+  app.addHook('onRequest', (req, reply, done) => {
+    if (!hostAllowed(req.headers.host)) return void sendError(reply, 403, ERR.forbiddenHost);
+    const key = req.headers.pgrapikey;
+    // The right key: served, whether or not the path would be served without it.
+    if (typeof key === 'string' && keyMatches(key)) {
+      setUser(req);
+      return done();
+    }
+    if (cfg.isPublic?.(req)) return done();
+    const authz = req.headers.authorization;
+    if (key === undefined && authz === undefined) return void sendError(reply, 401, ERR.noAuthHeader);
+    if (typeof key === 'string') return void sendError(reply, 401, 'invalid api key');
+    const m = /^Bearer\s+(\S+)$/i.exec(authz ?? '');
+    if (!m) return void sendError(reply, 401, 'invalid authorization header');
+    try {
+      const claims = verify(m[1]!) as { sub?: unknown };
+      if (typeof claims.sub === 'string' && isUuid(claims.sub)) req.userId = claims.sub;
+    } catch {
+      return void sendError(reply, 401, 'invalid token');
+    }
+    setUser(req);
     done();
   });
 }

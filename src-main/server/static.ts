@@ -16,7 +16,9 @@ export function findRendererDir(explicit?: string): string | undefined {
 
 export function isStaticRequest(req: FastifyRequest): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-  const url = req.url.split('?')[0]!;
+  const u = req.url;
+  const q = u.indexOf('?');
+  const url = q < 0 ? u : u.slice(0, q);
   return url === '/' || url === '/index.html' || url.startsWith('/assets/') || url === '/favicon.svg' || url === '/favicon.ico';
 }
 
@@ -36,14 +38,15 @@ export const CSP = [
 
 /** The console's headers on its files' answers (and on the 404s of paths that would be its files). */
 export function registerStaticHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (req, reply, payload) => {
+  // A callback hook: the API's answers pass it without a promise each.
+  app.addHook('onSend', (req, reply, payload, done) => {
     if (isStaticRequest(req)) {
       reply.header('Content-Security-Policy', CSP);
       reply.header('X-Content-Type-Options', 'nosniff');
       reply.header('Referrer-Policy', 'no-referrer');
       reply.header('Cross-Origin-Opener-Policy', 'same-origin');
     }
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -5,9 +5,71 @@
 // risklevel, as the console's charts and chips show it). At most a few thousand rows a year,
 // so the counts and charts of a million incidents are read from it instead of counted. Rows
 // reaching zero are removed: the table is a function of the incidents alone, whatever the path.
+//
+// incident_owner_day_counts and incident_group_day_counts: the same counts per owner (user_id)
+// and per responsible group (group_id) as well, so that the console's owner and group filters
+// ("mine", "unassigned", a person, "my groups", a group), alone or with statuses, risk bands
+// and a time range, and the groupings by owner or group, are read from kept rows too. The key
+// column holds '=' followed by the value, or '' for none (NULL), so that no value is taken for
+// none and none for a value.
 import { riskBandSql } from '../../src-shared/resources/fields';
 
 export const DAY_COUNTS = 'incident_day_counts';
+
+/** A kept table of incident counts per day, status and risk band, and per an extra column's value. */
+export interface KeptDimension {
+  /** The kept table. */
+  table: string;
+  /** The incidents' column counted by. */
+  column: 'user_id' | 'group_id';
+  /** Its name in trigger names. */
+  name: string;
+}
+
+export const KEPT_DIMENSIONS = {
+  user_id: { table: 'incident_owner_day_counts', column: 'user_id', name: 'owner' },
+  group_id: { table: 'incident_group_day_counts', column: 'group_id', name: 'group' },
+} as const satisfies Record<string, KeptDimension>;
+
+export type KeptColumn = keyof typeof KEPT_DIMENSIONS;
+
+/** The kept key of a column's value: '=' and the value, '' for none. */
+export const keptKey = (value: string | null): string => (value === null ? '' : `=${value}`);
+
+/** The kept key of a column's value in SQL. */
+const keySql = (col: string) => `COALESCE('=' || ${col}, '')`;
+
+const T = 'service_asset_findings';
+
+/** A dimension's kept table, its triggers on the incidents and its filling from existing rows. */
+function dimensionDdl(dim: KeptDimension): string[] {
+  const { table, name } = dim;
+  const keyCols = ['k', 'day', 'status', 'risk'];
+  const vals = (row: 'new' | 'old' | 't') => [keySql(`${row}.${dim.column}`), `substr(${row}.created_at, 1, 10)`, `${row}.status`, riskBandSql(`${row}.risklevel`)];
+  const match = (row: 'new' | 'old') =>
+    keyCols
+      .map((c, i) => `${c} = ${vals(row)[i]}`)
+      .join(' AND ');
+  const add = `INSERT INTO ${table} (${keyCols.join(', ')}, n) VALUES (${vals('new').join(', ')}, 1) ON CONFLICT (${keyCols.join(', ')}) DO UPDATE SET n = n + 1;`;
+  const remove = `UPDATE ${table} SET n = n - 1 WHERE ${match('old')}; DELETE FROM ${table} WHERE ${match('old')} AND n <= 0;`;
+  const changed = [
+    'substr(old.created_at, 1, 10) IS NOT substr(new.created_at, 1, 10)',
+    'old.status IS NOT new.status',
+    `${riskBandSql('old.risklevel')} IS NOT ${riskBandSql('new.risklevel')}`,
+    `old.${dim.column} IS NOT new.${dim.column}`,
+  ];
+  const cols = ['created_at', 'status', 'risklevel', dim.column];
+  return [
+    `CREATE TABLE ${table} (k TEXT NOT NULL, day TEXT NOT NULL, status TEXT NOT NULL, risk TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (${keyCols.join(', ')})) WITHOUT ROWID`,
+    `CREATE TRIGGER ${T}_${name}_ai AFTER INSERT ON ${T} BEGIN ${add} END`,
+    `CREATE TRIGGER ${T}_${name}_ad AFTER DELETE ON ${T} BEGIN ${remove} END`,
+    `CREATE TRIGGER ${T}_${name}_au AFTER UPDATE OF ${cols.join(', ')} ON ${T}
+       WHEN ${changed.join('\n         OR ')}
+       BEGIN ${remove} ${add} END`,
+    `INSERT INTO ${table} (${keyCols.join(', ')}, n)
+       SELECT ${vals('t').join(', ')}, COUNT(*) FROM ${T} t GROUP BY ${keyCols.map((_c, i) => i + 1).join(', ')}`,
+  ];
+}
 
 const key = (row: 'new' | 'old') => `substr(${row}.created_at, 1, 10), ${row}.status, ${riskBandSql(`${row}.risklevel`)}`;
 const match = (row: 'new' | 'old') =>
@@ -29,4 +91,16 @@ export function dayCountsDdl(): string[] {
     `INSERT INTO ${DAY_COUNTS} (day, status, risk, n)
        SELECT substr(t.created_at, 1, 10), t.status, ${riskBandSql('t.risklevel')}, COUNT(*) FROM service_asset_findings t GROUP BY 1, 2, 3`,
   ];
+}
+
+/**
+ * The per-owner and per-group tables, their triggers and their filling from existing rows;
+ * whatever of them a database already has is replaced (the counts are recounted).
+ */
+export function dimensionCountsDdl(): string[] {
+  return Object.values(KEPT_DIMENSIONS).flatMap((d) => [
+    ...['ai', 'ad', 'au'].map((w) => `DROP TRIGGER IF EXISTS ${T}_${d.name}_${w}`),
+    `DROP TABLE IF EXISTS ${d.table}`,
+    ...dimensionDdl(d),
+  ]);
 }

@@ -1,6 +1,6 @@
 // Between records (JSON) and rows (SQLite values).
 import type { FieldInfo } from '../../src-shared/resources/index';
-import type { FieldKind } from '../../src-shared/resources/types';
+import type { FieldDef, FieldKind } from '../../src-shared/resources/types';
 
 export const SECRET_MASK = '********';
 
@@ -14,6 +14,11 @@ export function encodeValue(kind: FieldKind, v: unknown): unknown {
     default:
       return v;
   }
+}
+
+/** The stored value of a field's declared default (null when it has none). */
+export function encodeDefault(def: FieldDef): unknown {
+  return def.default === undefined ? null : encodeValue(def.kind, def.default);
 }
 
 export function decodeValue(kind: FieldKind, v: unknown): unknown {

@@ -60,7 +60,7 @@ export function openConnection(file: string, opts: OpenOptions = {}): { db: Db; 
  * (migrations.ts refuses to load when they differ). Kept here so that a start can tell whether
  * the migrations are needed without loading them.
  */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 10;
 
 /** The schema version the file is at (PRAGMA user_version; 0 for a new file). */
 export const schemaVersionOf = (db: Db): number => db.pragma('user_version', { simple: true }) as number;

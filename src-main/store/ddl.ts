@@ -48,7 +48,7 @@ export function tableDdl(r: ResourceDef): string[] {
     indexed.add(key);
     out.push(`CREATE INDEX IF NOT EXISTS ${q(`ix_${r.table}_${columns.join('_')}`)} ON ${t} (${columns.map((c) => indexTerm(r, c)).join(', ')})`);
   };
-  for (const [n, d] of Object.entries(r.fields)) if ((d.index || d.ref) && !d.unique) index([n]);
+  for (const [n, d] of Object.entries(r.fields)) if ((d.index || d.ref) && !d.unique && !ledByDeclared(r, n)) index([n]);
   for (const cols of r.indexes ?? []) index(cols);
   const searchable = searchableFields(r);
   if (searchable.length) {
@@ -75,6 +75,24 @@ export function linkDdl(): string[] {
       `  PRIMARY KEY (${q(l.a.col)}, ${q(l.b.col)})\n) WITHOUT ROWID`,
     `CREATE INDEX ${q(`ix_${l.table}_${l.b.col}`)} ON ${q(l.table)} (${q(l.b.col)}, ${q(l.a.col)})`,
   ]);
+}
+
+/**
+ * Whether one of the resource's declared indexes starts with the column: it serves every
+ * lookup by that column alone (a reference's delete check, an equality filter), so the
+ * column's own index would only cost writes.
+ */
+function ledByDeclared(r: ResourceDef, column: string): boolean {
+  return (r.indexes ?? []).some((cols) => cols.length > 1 && cols[0] === column);
+}
+
+/** Single-column indexes of references that a declared index now leads with (to drop). */
+export function supersededIndexes(): string[] {
+  return RESOURCES.flatMap((r) =>
+    Object.entries(r.fields)
+      .filter(([n, d]) => (d.index || d.ref) && !d.unique && ledByDeclared(r, n))
+      .map(([n]) => `ix_${r.table}_${n}`),
+  );
 }
 
 /** Every index the registry declares (idempotent), for migrations that add indexes. */

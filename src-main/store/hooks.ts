@@ -2,17 +2,10 @@
 import { FINAL_STATUSES, OPEN_STATUSES, type IncidentStatus } from '../../src-shared/resources/fields';
 import { nowTs } from '../../src-shared/time';
 import crypto from 'node:crypto';
+import type { WriteContext } from './api';
 import type { Rec, Store } from './store';
 
-export interface WriteContext {
-  /** The user making the change (Pgr-User-Id or the token's subject). */
-  userId?: string;
-  /**
-   * A change received from the origin of a snapshot (pull, "take theirs"): applied without an
-   * outbox entry (see outbox.ts). Every other write to a snapshot is recorded for push.
-   */
-  untracked?: boolean;
-}
+export type { WriteContext } from './api';
 
 export interface StoreHooks {
   beforeInsert?: (store: Store, values: Rec, ctx: WriteContext) => void;
@@ -26,6 +19,7 @@ function addStatusChange(store: Store, incidentId: string, status: string, previ
     `INSERT INTO service_asset_finding_status_changes (id, service_asset_finding_id, status, previous_status, user_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     [id, incidentId, status, previous, ctx.userId ?? null, at, at],
   );
+  ctx.made?.push({ resource: 'service_asset_finding_status_changes', id });
   return id;
 }
 

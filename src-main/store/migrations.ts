@@ -2,9 +2,10 @@
 // as first released; every later change to a declaration adds a migration here, and the
 // schema test compares a migrated database with the registry so that none is forgotten.
 import type Database from 'better-sqlite3';
-import { dayCountsDdl } from './aggregates';
+import { dayCountsDdl, dimensionCountsDdl } from './aggregates';
 import { SCHEMA_VERSION } from './connection';
-import { registryDdl, registryIndexDdl } from './ddl';
+import { registryDdl, registryIndexDdl, supersededIndexes } from './ddl';
+import { q } from './sql';
 
 export interface Migration {
   version: number;
@@ -147,6 +148,34 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 8,
     name: 'incident index for sorting by status in workflow order (status_rank), then by time',
     up: (db) => {
+      for (const stmt of registryIndexDdl()) db.exec(stmt);
+    },
+  },
+  {
+    version: 9,
+    name: 'push: the platform’s own rows for status changes made here (sync_ids), so what names them is pushed linked',
+    up: (db) => {
+      // local_id: a row made here that the platform makes itself when the change reaches it (a
+      // status-change row); parent_id/value: the change that makes it (incident, status); probe:
+      // the platform's rows of that parent read before the change was sent (JSON ids); remote_id:
+      // the platform's row for it once found ('' when the platform made none).
+      db.exec(`CREATE TABLE IF NOT EXISTS sync_ids (
+        resource TEXT NOT NULL,
+        local_id TEXT NOT NULL,
+        parent_id TEXT NOT NULL,
+        value TEXT,
+        probe TEXT NOT NULL,
+        remote_id TEXT,
+        PRIMARY KEY (resource, local_id)
+      ) WITHOUT ROWID`);
+    },
+  },
+  {
+    version: 10,
+    name: 'incident counts per owner and per responsible group (by day, status and risk band), kept by triggers; incident indexes by asset and by finding type in time order',
+    up: (db) => {
+      for (const stmt of dimensionCountsDdl()) db.exec(stmt);
+      for (const name of supersededIndexes()) db.exec(`DROP INDEX IF EXISTS ${q(name)}`);
       for (const stmt of registryIndexDdl()) db.exec(stmt);
     },
   },

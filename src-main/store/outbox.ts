@@ -7,13 +7,13 @@
 // a change back to `before` removes the entry. Changes of a record created here update the
 // create entry's record. Deleting a record created here removes its entries; deleting a copied
 // record replaces its field entries with one delete entry holding the record as copied.
-// Writes marked `untracked` (changes received from the origin: pull, "take theirs") record
-// nothing; nor does the import engine, which does not go through this path, unless asked to
-// (`recordChanges`: it then records each record it created or changed through beginChange).
+// Who is writing decides (api.ts `recordsChanges`): writes from the origin (snapshot, pull,
+// "take theirs", discard) and the seed record nothing; an import records only when asked to
+// (`import --as-changes`: its records created or changed, through OutboxBatch at commit).
 import { getResource, type ResourceDef } from '../../src-shared/resources/index';
 import { nowTs } from '../../src-shared/time';
 import { decodeValue } from './codec';
-import type { WriteContext } from './hooks';
+import { recordsChanges, type WriteContext } from './api';
 import { q } from './sql';
 import type { Rec, Store } from './store';
 
@@ -103,7 +103,7 @@ export function beginChange(
   fields: readonly string[] = [],
   relations: readonly string[] = [],
 ): TrackedChange | null {
-  if (ctx.untracked || !isTracked(store)) return null;
+  if (!recordsChanges(ctx) || !isTracked(store)) return null;
   const at = nowTs();
   const user = ctx.userId ?? null;
   if (op === 'create') {
@@ -195,6 +195,58 @@ export function beginChange(
 
 /** Records the deletion of every listed record (a delete by filter), before it happens. */
 export function trackDeletes(store: Store, r: ResourceDef, ids: () => readonly string[], ctx: WriteContext): void {
-  if (ctx.untracked || !isTracked(store)) return;
+  if (!recordsChanges(ctx) || !isTracked(store)) return;
   for (const id of ids()) beginChange(store, r, 'delete', id, ctx)?.done();
+}
+
+/**
+ * The outbox entries of a bulk write that records its changes (an import into a snapshot with
+ * `record`): the values before are read at a record's first write, the entries written once,
+ * just before the commit, from the records as they are then.
+ */
+export class OutboxBatch {
+  /** Records that existed before the batch, their values before it taken. */
+  private readonly updates = new Map<string, TrackedChange>();
+  /** Records the batch created, with the link lists it set on them. */
+  private readonly creates = new Map<string, { r: ResourceDef; id: string; relations: Set<string> }>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly ctx: WriteContext,
+  ) {}
+
+  /** A record the batch inserted. */
+  created(r: ResourceDef, id: string): void {
+    this.creates.set(`${r.name}:${id}`, { r, id, relations: new Set() });
+  }
+
+  /**
+   * Before a record's write by the batch: the values of a record that existed before it are
+   * taken at the first (the fields written, or all and every link list when `relation` is set).
+   */
+  changing(r: ResourceDef, id: string, columns: readonly string[], relation?: string): void {
+    const key = `${r.name}:${id}`;
+    const created = this.creates.get(key);
+    if (created) {
+      if (relation) created.relations.add(relation);
+      return;
+    }
+    if (this.updates.has(key)) return;
+    const fields = columns.filter((n) => r.fields[n] && n !== 'updated_at' && n !== 'created_at');
+    // All the record's link lists: a later link list of the same record is then compared too.
+    const relations = Object.entries(r.relations ?? {})
+      .filter(([, rel]) => rel.kind === 'manyToMany')
+      .map(([n]) => n);
+    const change = beginChange(this.store, r, 'update', id, this.ctx, relation ? Object.keys(r.fields) : fields, relations);
+    if (change) this.updates.set(key, change);
+  }
+
+  /** Writes the entries of every record created or changed, as they are now; answers the outbox's size. */
+  done(): number {
+    for (const change of this.updates.values()) change.done();
+    for (const { r, id, relations } of this.creates.values()) beginChange(this.store, r, 'create', id, this.ctx, [], [...relations])?.done();
+    this.updates.clear();
+    this.creates.clear();
+    return (this.store.get1<{ n: number }>('SELECT COUNT(*) AS n FROM sync_outbox') ?? { n: 0 }).n;
+  }
 }

@@ -770,9 +770,10 @@ class Seeder {
   }
 
   /** Creates a record with a seeded id at the given instant; answers its id. */
-  private make(resource: string, body: WriteBody, atUs: number): string {
+  /** Creates a record through the write path; serverSet: read-only fields the platform would have set. */
+  private make(resource: string, body: WriteBody, atUs: number, serverSet?: Record<string, unknown>): string {
     const id = body.id ?? this.ids.uuid();
-    this.store.create(this.res(resource), { ...body, id }, { at: ts(atUs) });
+    this.store.create(this.res(resource), { ...body, id }, { at: ts(atUs), source: 'seed', serverSet });
     return id;
   }
 
@@ -1928,13 +1929,13 @@ class Seeder {
       const ruleId = byTitle(rule);
       if (!ruleId) return;
       const author = this.users.filter((u) => u.team === 'soc')[i % 6]!;
-      const id = this.make(
+      this.make(
         'engine_go_rules_integration_actions',
         { rule_id: ruleId, integration_script_id: this.scriptIds.get(script)!, params, state },
         ANCHOR_US - (HISTORY_DAYS - 10) * DAY_US + i * 5 * HOUR_US + rng.int(0, 3599) * SEC_US,
+        // user_id is read-only through the API (taken from Pgr-User-Id): set as the server does.
+        { user_id: author.id },
       );
-      // user_id is read-only through the API (taken from Pgr-User-Id), so the seed sets it directly.
-      this.store.run(`UPDATE engine_go_rules_integration_actions SET user_id = ? WHERE id = ?`, [author.id, id]);
     });
   }
 
@@ -2004,7 +2005,9 @@ class Seeder {
       };
       const createdUs = ANCHOR_US - (HISTORY_DAYS + 3) * DAY_US + i * 3 * HOUR_US + rng.int(0, 3599) * SEC_US;
       const lastSeenUs = d.status === 'online' ? ANCHOR_US - rng.int(5, 90) * SEC_US : ANCHOR_US - rng.int(2, 72) * HOUR_US;
-      const id = this.make(
+      // config_version / applied_at are set by apply_config only; the seed records earlier publications.
+      const versions = rng.int(1, 9);
+      this.make(
         'agents',
         {
           name: d.name,
@@ -2019,28 +2022,27 @@ class Seeder {
           _relations: { input_sources: d.sources.map((s) => this.inputSourceIds[s]!) },
         },
         createdUs,
+        { config_version: versions, applied_at: ts(createdUs + rng.int(1, 60) * DAY_US) },
       );
-      // config_version / applied_at are set by apply_config only; the seed records earlier publications.
-      const versions = rng.int(1, 9);
-      this.store.run(`UPDATE agents SET config_version = ?, applied_at = ? WHERE id = ?`, [versions, ts(createdUs + rng.int(1, 60) * DAY_US), id]);
     });
   }
 
   /**
-   * Incident counters and last occurrence, stamped with the incident's last activity. A plain
-   * UPDATE of fields no hook reacts to (the same write store.update would make, without
-   * re-reading each incident twice).
+   * Incident counters and last occurrence, stamped with the incident's last activity: fields no
+   * kind effect reacts to, set through updateSet (one UPDATE each, without re-reading each
+   * incident twice).
    */
   private finishIncidents(): void {
+    const incidents = this.res('service_asset_findings');
     for (const inc of this.incidents) {
       const lastOcc = inc.occurrences[inc.occurrences.length - 1]!;
       const lastStep = inc.history[inc.history.length - 1]!;
-      this.store.run(`UPDATE service_asset_findings SET last_occurrence_id = ?, c_occurrence_count = ?, updated_at = ? WHERE id = ?`, [
-        lastOcc.id,
-        inc.occurrences.length,
-        ts(Math.max(lastOcc.atUs, lastStep.atUs)),
-        inc.id,
-      ]);
+      this.store.updateSet(
+        incidents,
+        [inc.id],
+        { last_occurrence_id: lastOcc.id, c_occurrence_count: inc.occurrences.length },
+        { source: 'seed', at: ts(Math.max(lastOcc.atUs, lastStep.atUs)) },
+      );
     }
   }
 }

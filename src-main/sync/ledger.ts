@@ -5,7 +5,7 @@ import type { Db } from '../store/connection';
 import type { OutboxRow } from '../store/outbox';
 
 /** Where a confirmed entry came from, kept in the push log. */
-export type ConfirmNote = 'pushed' | 'already on the origin' | 'already deleted on the origin';
+export type ConfirmNote = 'pushed' | 'pushed unlinked' | 'already on the origin' | 'already deleted on the origin';
 
 export class Ledger {
   private readonly st;
@@ -71,6 +71,11 @@ export class Ledger {
 
   /** Sent without an answer: left `sending`, checked on the origin before any resend. */
   uncertain(seq: number, why: string): void {
+    this.st.uncertain.run(why, seq);
+  }
+
+  /** Not sent in this push, and why (it waits for another change to be pushed first). */
+  waits(seq: number, why: string): void {
     this.st.uncertain.run(why, seq);
   }
 

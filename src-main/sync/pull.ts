@@ -5,8 +5,9 @@
 //   a record changed during the pull is met again later, never missed; many records of one
 //   instant are walked by id. Each page is applied in one transaction with the list's cursor,
 //   so an interrupted pull resumes where it stopped.
-// - Records with no local change are written as the origin has them (the import engine's
-//   upsert: no outbox entry, no hooks; the origin's own status-change rows come in their list
+// - Records with no local change are written as the origin has them (the store's bulk write
+//   with source origin: upserted, no outbox entry, no kind effects, the origin's versions noted
+//   by the path; the origin's own status-change rows come in their list
 //   and replace the ones made here). A field with a pending local change keeps its local value:
 //   when the origin changed it too (neither the copy's value nor ours) the entry becomes a
 //   conflict, when the origin has our value the entry is confirmed.
@@ -19,11 +20,12 @@ import { getResource } from '../../src-shared/resources/index';
 import type { PullSummary } from '../../src-shared/schemas/sync';
 import { ApiError } from '../../src-shared/errors';
 import type { OutboxRow } from '../store/outbox';
-import { at, ImportSession } from '../transfer/session';
+import { at, RecordImport } from '../transfer/records';
 import { planOf } from '../transfer/validate';
 import { counts } from './entries';
 import { SyncError } from './errors';
 import { Ledger } from './ledger';
+import { repointMadeRows } from './made-rows';
 import { BEFORE_ANY, ORIGIN_LISTS, searchPath, type OriginList } from '../../src-shared/sync/lists';
 import { justAfter, OriginApi, type Rec } from './origin-api';
 import { RemoteVersions, remoteTs } from '../store/origin';
@@ -56,14 +58,14 @@ const emptyCounts = (): ListCounts => ({ received: 0, inserted: 0, updated: 0, u
 const parse = (s: string | null): unknown => (s === null ? null : JSON.parse(s));
 
 class Applier {
-  readonly session: ImportSession;
+  readonly session: RecordImport;
   readonly summary: PullSummary;
 
   constructor(
     private readonly t: SyncTarget,
     summary: PullSummary,
   ) {
-    this.session = new ImportSession(t.file, { ignoreUnknown: true });
+    this.session = new RecordImport(t.file, { source: 'origin', ignoreUnknown: true });
     this.summary = summary;
   }
 
@@ -143,9 +145,8 @@ class Applier {
       if (Array.isArray(rec.occurrences)) {
         rec.occurrences = rec.occurrences.filter((o) => !(o && typeof o === 'object' && nestedPending.has(`occurrences:${String((o as Rec).id).toLowerCase()}`)));
       }
+      // Written as from the origin: the path notes the origin's versions (the record's, its occurrences').
       s.add(plan, rec, at({ file: `${this.t.origin().url}${searchPath(list.resource)}`, record: `items[${i}]` }));
-      versions.seen(list.resource, rec);
-      if (Array.isArray(rec.occurrences)) for (const o of rec.occurrences) if (o && typeof o === 'object') versions.seen('occurrences', o as Rec);
       if (list.resource === 'service_asset_finding_status_changes' && typeof rec.service_asset_finding_id === 'string') {
         incidentsWithRows.add(rec.service_asset_finding_id.toLowerCase());
       }
@@ -153,7 +154,10 @@ class Applier {
     // The origin's status-change rows replace those made here, once no status change is pending.
     for (const incident of incidentsWithRows) {
       const waiting = s.db.prepare(`SELECT 1 FROM sync_outbox WHERE resource = 'service_asset_findings' AND record_id = ? AND field = 'status'`).get(incident);
-      if (!waiting) ledger.dropLocalStatusRows(incident);
+      if (waiting) continue;
+      // What names a row made here names the platform's row for the same change (found by push).
+      repointMadeRows(s.db, 'service_asset_finding_status_changes', incident);
+      ledger.dropLocalStatusRows(incident);
     }
     if (cursor) versions.setCursor(list.key, cursor);
     await s.commit({ signal });
@@ -295,7 +299,7 @@ function applyDeletion(t: SyncTarget, list: OriginList, id: string, summary: Pul
       }
     }
     try {
-      t.store.delete(r, id, { untracked: true });
+      t.store.delete(r, id, { source: 'origin' });
       c.deleted++;
       const list_ = (summary.deleted_ids[list.resource] ??= []);
       if (list_.length < MAX_REPORTED) list_.push(id);

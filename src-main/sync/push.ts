@@ -15,6 +15,9 @@
 //   `sending` entry is checked against the origin first: a value already there, or a record
 //   created here already present there (creates carry the id made here), is confirmed, not sent
 //   again.
+// - What names a row the platform makes itself (a message naming the status-change row of a
+//   change made here) is sent after the updates, naming the platform's row for that change
+//   (made-rows.ts); where there is none, it is sent unlinked with its text, and the push says so.
 // - No answer, the key refused, or a 5xx stops the push cleanly: what was confirmed stays
 //   confirmed, what was sent without an answer stays `sending`, the rest stays pending.
 import crypto from 'node:crypto';
@@ -25,6 +28,7 @@ import { REL_PREFIX, type OutboxRow } from '../store/outbox';
 import { counts } from './entries';
 import { SyncError } from './errors';
 import { Ledger, type ConfirmNote } from './ledger';
+import { MadeRows } from './made-rows';
 import { PUBLIC_API, V2 } from '../../src-shared/sync/lists';
 import { OriginApi, type Rec } from './origin-api';
 import { RemoteVersions, remoteTs } from '../store/origin';
@@ -73,7 +77,7 @@ type Outcome =
 interface Task {
   resource: string;
   id: string;
-  order: 0 | 1 | 2; // creates, then updates, then deletes
+  order: 0 | 1 | 2 | 3; // creates, then updates, then deletes, then what names rows the updates made
   method: 'POST' | 'PUT' | 'DELETE';
   path: string;
   body?: Rec;
@@ -191,6 +195,7 @@ export async function push(t: SyncTarget, opts: PushOptions = {}): Promise<PushS
   const api = new OriginApi(client, origin.url);
   const ledger = new Ledger(db);
   const versions = new RemoteVersions(db);
+  const made = new MadeRows(db, api);
   const summary: PushSummary = {
     dry_run: !!opts.dryRun,
     considered: 0,
@@ -199,6 +204,8 @@ export async function push(t: SyncTarget, opts: PushOptions = {}): Promise<PushS
     requests: 0,
     conflicts: 0,
     failed: 0,
+    unlinked: 0,
+    notes: [],
     would_send: [],
     stopped: null,
     left: counts(db),
@@ -247,7 +254,7 @@ export async function push(t: SyncTarget, opts: PushOptions = {}): Promise<PushS
           decided.push([e, d]);
         }
       }
-      const tasks: Task[] = [];
+      let tasks: Task[] = [];
       for (const entries of sendByRecord.values()) {
         const e0 = entries[0]!;
         tasks.push(...tasksFor(getResource(e0.resource), e0.record_id, entries, remote.get(e0.resource)!.get(e0.record_id)));
@@ -259,10 +266,22 @@ export async function push(t: SyncTarget, opts: PushOptions = {}): Promise<PushS
         progress('reading');
         continue;
       }
+      // Rows the platform made for changes pushed before (an interrupted push), then this batch's plan.
+      await made.settle();
+      const unlinked = new Map<Task, string[]>();
+      const plan = await made.plan(tasks, new Map(decided.map(([e, d]) => [e.seq, d.kind])), unlinked);
+      for (const task of plan.later) task.order = 3;
+      const waiting = new Set(plan.waits.map(([task]) => task));
+      tasks = tasks.filter((task) => !waiting.has(task));
       // Durably: what the origin has, conflicts, failures; and the attempts about to be made.
       db.transaction(() => {
         for (const [e, d] of decided) apply(ledger, e, d, summary);
         for (const task of tasks) for (const e of task.entries) ledger.markSending(e, task.sent.get(e.seq) ?? null);
+        made.writeProbes(plan.probes);
+        for (const [task, why] of plan.waits) {
+          for (const e of task.entries) ledger.waits(e.seq, why);
+          summary.notes.push(`${task.resource} ${task.id}: ${why}`);
+        }
       })();
       done += decided.length;
       progress('sending');
@@ -276,7 +295,12 @@ export async function push(t: SyncTarget, opts: PushOptions = {}): Promise<PushS
         results = [];
         db.transaction(() => {
           for (const [task, o] of now) {
-            for (const e of task.entries) apply(ledger, e, o.kind === 'confirm' ? { ...o, sent: task.sent.get(e.seq) ?? null } : o, summary);
+            const notes = o.kind === 'confirm' && o.note === 'pushed' ? unlinked.get(task) : undefined;
+            if (notes) {
+              summary.unlinked += task.entries.length;
+              summary.notes.push(...notes);
+            }
+            for (const e of task.entries) apply(ledger, e, o.kind === 'confirm' ? { ...o, sent: task.sent.get(e.seq) ?? null, ...(notes ? { note: 'pushed unlinked' as const } : {}) } : o, summary);
             if (o.kind === 'confirm' && task.method === 'POST') versions.seen(task.resource, (o.remote ?? {}) as Rec);
             if (o.kind === 'confirm' && task.method === 'DELETE') versions.forget(task.resource, task.id);
           }
@@ -308,8 +332,25 @@ export async function push(t: SyncTarget, opts: PushOptions = {}): Promise<PushS
         progress('sending');
       };
       const isStopped = () => stop !== null || !!opts.signal?.aborted;
-      for (const order of [0, 1, 2] as const) {
-        const group = tasks.filter((x) => x.order === order);
+      for (const order of [0, 1, 2, 3] as const) {
+        let group = tasks.filter((x) => x.order === order);
+        if (order === 3 && group.length && !isStopped()) {
+          // The updates' answers recorded, the platform's rows for them are read, then named.
+          record();
+          await made.settle();
+          for (const task of group) made.fill(task, unlinked);
+          const held = group.filter((task) => made.stillLocal(task));
+          group = group.filter((task) => !held.includes(task));
+          db.transaction(() => {
+            for (const task of held) {
+              for (const e of task.entries) {
+                ledger.unsent(e.seq);
+                ledger.waits(e.seq, 'waits for the change it names to be pushed');
+              }
+              started_.add(task); // not "unsent" again below
+            }
+          })();
+        }
         // Creates and deletes one after another, in the order they were made; updates in parallel.
         await pool(group, order === 1 ? concurrency : 1, run, isStopped);
       }
@@ -340,7 +381,7 @@ export async function push(t: SyncTarget, opts: PushOptions = {}): Promise<PushS
 function tally(s: PushSummary, o: Outcome): void {
   if (o.kind === 'confirm') {
     s.pushed++;
-    if (o.note !== 'pushed') s.already++;
+    if (o.note !== 'pushed' && o.note !== 'pushed unlinked') s.already++;
   } else if (o.kind === 'conflict') s.conflicts++;
   else s.failed++;
 }

@@ -18,10 +18,10 @@ const parse = (s: string | null): unknown => (s === null ? null : JSON.parse(s))
 /** Writes a field's value here without an outbox entry (a value from the origin or the copy). */
 function putBack(t: SyncTarget, r: ResourceDef, id: string, field: string, value: unknown, dropStatusRows = true): void {
   if (field.startsWith(REL_PREFIX)) {
-    t.store.update(r, { id, _relations: { [field.slice(REL_PREFIX.length)]: (value as string[]) ?? [] } }, { untracked: true });
+    t.store.update(r, { id, _relations: { [field.slice(REL_PREFIX.length)]: (value as string[]) ?? [] } }, { source: 'origin' });
     return;
   }
-  t.store.update(r, { id, ...t.store.parseFieldValues(r, { [field]: value }) }, { untracked: true });
+  t.store.update(r, { id, ...t.store.parseFieldValues(r, { [field]: value }) }, { source: 'origin' });
   // The status-change rows made here for the changes given up; the origin's come with the record.
   if (dropStatusRows && r.name === 'service_asset_findings' && field === 'status') new Ledger(t.db).dropLocalStatusRows(id);
 }
@@ -30,7 +30,7 @@ function putBack(t: SyncTarget, r: ResourceDef, id: string, field: string, value
 function recreate(t: SyncTarget, r: ResourceDef, rec: Rec): void {
   const body: Rec = { id: rec.id };
   for (const [name, def] of Object.entries(r.fields)) if (!def.readOnly && rec[name] !== undefined) body[name] = rec[name];
-  t.store.create(r, body as { id: string }, { untracked: true, at: rec.created_at as string | undefined, updatedAt: rec.updated_at as string | undefined });
+  t.store.create(r, body as { id: string }, { source: 'origin', at: rec.created_at as string | undefined, updatedAt: rec.updated_at as string | undefined });
 }
 
 function selected(t: SyncTarget, seqs: readonly number[] | undefined): OutboxRow[] {
@@ -54,7 +54,7 @@ export function discard(t: SyncTarget, req: DiscardRequest = {}): { discarded: n
       const r = getResource(e.resource);
       try {
         if (e.op === 'update') putBack(t, r, e.record_id, e.field, parse(e.before));
-        else if (e.op === 'create') t.store.delete(r, e.record_id, { untracked: true });
+        else if (e.op === 'create') t.store.delete(r, e.record_id, { source: 'origin' });
         else recreate(t, r, parse(e.before) as Rec);
         reverted++;
       } catch (err) {

@@ -10,7 +10,7 @@ import { isCsvFileName, readCsv } from './csv';
 import { TransferError } from './errors';
 import { detectKind, kindByName, kindFromFileName } from './kinds';
 import { readEntry, type Loc, type RecordSink } from './reader';
-import { ImportSession } from './session';
+import { RecordImport } from './records';
 import { openSources, type Entry } from './sources';
 import { planOf, type ImportInvocation, type KindPlan } from './validate';
 
@@ -60,7 +60,7 @@ export function removeDbFiles(file: string): void {
 
 /** Reads every entry into an open session (inside its transaction); answers per-file facts. */
 export async function readInto(
-  session: ImportSession,
+  session: RecordImport,
   entries: readonly Entry[],
   opts: ImportOptions & { onBytes?: (n: number) => void; onFile?: (name: string) => void },
   notes: string[],
@@ -121,11 +121,12 @@ export async function importFiles(target: string, paths: readonly string[], opts
   const started = performance.now();
   resolveKind(opts.kind);
   const sources = await openSources(paths, opts.labels);
-  let session: ImportSession | undefined;
+  let session: RecordImport | undefined;
   let created = false;
   const notes: string[] = [];
   try {
-    session = new ImportSession(target, {
+    session = new RecordImport(target, {
+      source: 'import',
       ignoreUnknown: opts.ignoreUnknown,
       strictReferences: opts.strictReferences,
       cacheKiB: opts.cacheKiB,
@@ -162,7 +163,7 @@ export async function importFiles(target: string, paths: readonly string[], opts
       signal: opts.signal,
       onPhase: (phase) => report(phase as ImportProgress['phase'], phase === 'committing'),
     });
-    session.db.pragma('wal_checkpoint(TRUNCATE)');
+    session.store.checkpoint();
     return {
       target,
       files,

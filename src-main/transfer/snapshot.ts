@@ -33,7 +33,7 @@ import { BEFORE_ANY, ORIGIN_LISTS, PUBLIC_API, searchPath, UNAVAILABLE, type Ori
 import { RemoteVersions, remoteTs, setOrigin } from '../store/origin';
 import { CancelledError, TransferError } from './errors';
 import { removeDbFiles } from './import';
-import { at, ImportSession } from './session';
+import { at, RecordImport } from './records';
 import { planOf } from './validate';
 
 export { PUBLIC_API };
@@ -212,9 +212,9 @@ export async function snapshot(opts: SnapshotOptions): Promise<SnapshotSummary> 
     key_id: key.id,
     snapshot_at: nowTs(),
   };
-  let session: ImportSession | undefined;
+  let session: RecordImport | undefined;
   try {
-    session = new ImportSession(opts.target, { ignoreUnknown: true });
+    session = new RecordImport(opts.target, { source: 'origin', ignoreUnknown: true });
     session.clearedReferences = { ...cp.cleared_references };
     session.ignoredFields = { ...cp.ignored_fields };
     if (!resumed) writeCheckpoint(opts.target, cp);
@@ -264,16 +264,13 @@ export async function snapshot(opts: SnapshotOptions): Promise<SnapshotSummary> 
         for (const [k, ts] of cursors) v.startCursor(k, ts);
         objects.forEach((o, i) => {
           if (!isObject(o)) throw new TransferError(`expected an object (a record)`, { file, record: `objects[${i}]` });
+          // The origin's versions of the record and those nested in it are noted by the write path.
           session!.add(plan, o, at({ file, record: `objects[${i}]` }));
-          v.seen(list.resource, o);
-          if (isObject(o.service_asset)) v.seen('service_assets', o.service_asset);
-          if (Array.isArray(o.occurrences)) for (const occ of o.occurrences) if (isObject(occ)) v.seen('occurrences', occ);
         });
         for (const x of extra) {
           const xplan = planOf(getResource(x.list.resource));
           x.items.forEach((o, i) => {
             session!.add(xplan, o, at({ file: `${label}${searchPath(x.list.resource)}`, record: `items[${i}]` }));
-            v.seen(x.list.resource, o);
           });
         }
         await session.commit({ signal: opts.signal });
@@ -297,7 +294,7 @@ export async function snapshot(opts: SnapshotOptions): Promise<SnapshotSummary> 
       cp.counts[name] = (session.db.prepare(`SELECT COUNT(*) AS n FROM "${getResource(name).table}"`).get() as { n: number }).n;
     }
     writeCheckpoint(opts.target, cp);
-    session.db.pragma('wal_checkpoint(TRUNCATE)');
+    session.store.checkpoint();
   } catch (e) {
     session?.rollback();
     throw e;

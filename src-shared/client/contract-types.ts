@@ -3419,6 +3419,11 @@ export interface Operations {
     };
     answer: IncidentStats;
   };
+  "console.incidents.set_status": {
+    body: IncidentStatusChange;
+    bodyRequired: true;
+    answer: IncidentStatusChangeAnswer;
+  };
   "console.import": {
     query: {
       /** id or name of an existing instance to import into (default: the main one) */
@@ -5944,6 +5949,43 @@ export type IncidentStats = {
     risk: string;
     count: number;
   }[];
+};
+
+/** a status set on incidents, with its reason */
+export type IncidentStatusChange = {
+  /** the incidents */
+  ids: string[];
+  /** the status to set */
+  status: "new" | "assigned_customer" | "working_customer" | "feedback_required" | "verify_close" | "risk_accepted" | "closed" | "invalid";
+  note?: IncidentStatusNote;
+  /** the message’s sender (default: the user making the request) */
+  sender_id?: string | null;
+};
+
+export type IncidentStatusChangeAnswer = {
+  /** one per id, in the order asked */
+  results: IncidentStatusChangeResult[];
+  /** incidents whose status changed */
+  changed: number;
+};
+
+export type IncidentStatusChangeResult = {
+  /** the incident */
+  id: string;
+  /** 0; 11003 no such incident; 11002 the change could not be written (nothing of it was) */
+  error_code: number;
+  /** the status-change row this change made; null when the incident already had the status (or failed) */
+  status_change_id: string | null;
+  /** the message holding the reason; null without a note (or when failed) */
+  message_id: string | null;
+};
+
+/** why the status was set: kept as a message linked to each incident’s new status-change row */
+export type IncidentStatusNote = {
+  /** the reason, as the message’s subject */
+  subject: string;
+  /** a comment, as the message’s body */
+  body?: string;
 };
 
 export type IncidentStatusUpdate = {
@@ -8939,6 +8981,10 @@ export type SyncPushSummary = {
   requests: number;
   conflicts: number;
   failed: number;
+  /** of the entries pushed, those sent without naming a row the platform makes itself (a message without its status change), because the platform made none for that change; `notes` says which */
+  unlinked: number;
+  /** what the push did not do as asked, record by record: sent unlinked, or waiting for another change to be pushed first */
+  notes: string[];
   /** dry run: the requests that would be sent */
   would_send: {
     method: string;

@@ -14,13 +14,17 @@ import type { IncidentStatus } from '../resources/fields';
 import { findResource } from '../resources/index';
 import { routedElementSchema } from '../schemas/routing';
 import type { SearchRequest } from '../schemas/search';
+import type { StatusChangeAnswer } from '../schemas/incident-status';
 import type { DiscardRequest, EntryStateName, ResolveRequest } from '../schemas/sync';
+import { changeStatusOnPlatform, type PlatformCalls, type StatusChangeOptions, type StatusNoteInput } from './status-change';
 import type { PublicQuery, ResourceName, ServiceAssetFindingDBFields } from './contract-types';
 import type { AnswerOf, CallArgs, CallInputOf, EmptySearch, OperationId, ResourceApi, RoutedElement } from './types';
 
 export type { OperationDef } from '../contract/operation';
 export type * from './contract-types';
 export type * from './types';
+export { changeStatusOnPlatform, rowOfChange, type PlatformCalls, type StatusChangeOptions, type StatusNoteInput } from './status-change';
+export type { StatusChangeAnswer } from '../schemas/incident-status';
 
 /** A search request with every part empty (all records, the first page of `limit`); spread it and set the parts you need. */
 export function emptySearch(limit = 50, offset = 0): EmptySearch {
@@ -181,6 +185,16 @@ export function createClient(o: ClientOptions) {
     return routedElementSchema.array().parse(body);
   }
 
+  /** Instance id → kind (main, local, remote), from the console's list; read again for an id not in it. */
+  let kinds: Map<string, string> | undefined;
+  async function kindOf(id: string): Promise<string | undefined> {
+    if (!kinds?.has(id)) {
+      const list = (await call('console.instances.list')) as { id: string; kind: string }[];
+      kinds = new Map(list.map((i) => [i.id, i.kind]));
+    }
+    return kinds.get(id);
+  }
+
   function on(target: Target) {
     /** An operation by its id, typed by it. */
     const c = <K extends OperationId>(id: K, ...args: NoInfer<CallArgs<K>>): Promise<AnswerOf<K>> => call(id, (args as unknown[])[0] as CallInput | undefined, target) as Promise<AnswerOf<K>>;
@@ -207,6 +221,25 @@ export function createClient(o: ClientOptions) {
         deleteAll: (filters?: SearchRequest['filters']) => d(op('delete_all'), { body: filters ? { filters } : undefined }) as Promise<AnswerOf<'rules.delete_all'>>,
         meta: () => d(op('meta')) as Promise<AnswerOf<'rules.meta'>>,
       };
+    }
+
+    const platform: PlatformCalls = {
+      search: (resource, req) => dynamicResource(resource).search(req as unknown as SearchRequest),
+      massUpdate: (resource, ids, field, value) => dynamicResource(resource).massUpdate(ids, field, value) as Promise<{ results: { id: string; error_code: number }[] }>,
+      massCreate: (resource, items) => dynamicResource(resource).massCreate(items),
+    };
+
+    /**
+     * Sets incidents' status with its reason (a message linked to each new status-change row).
+     * The main server, a local database or a snapshot: one request (`console.incidents.set_status`),
+     * one transaction. A remote platform, which has no such operation: the rows it made are read
+     * before and after the change (changeStatusOnPlatform), never guessed from this machine's clock.
+     */
+    async function setStatus(ids: string[], status: IncidentStatus, note?: StatusNoteInput, opts: StatusChangeOptions = {}): Promise<StatusChangeAnswer> {
+      if (target.instance && (await kindOf(target.instance)) === 'remote') return changeStatusOnPlatform(platform, ids, status, note, opts);
+      return c('console.incidents.set_status', {
+        body: { ids, status, ...(note ? { note: { subject: note.subject, body: note.body ?? '' } } : {}), ...(opts.senderId !== undefined ? { sender_id: opts.senderId } : {}) },
+      }) as Promise<StatusChangeAnswer>;
     }
 
     /** The data-management API's operations on one resource (`/cruddy/v2/<name>/...`), typed by its declaration. */
@@ -240,6 +273,8 @@ export function createClient(o: ClientOptions) {
       },
       /** The master host's instance list (ids for `instance(id)`). */
       instances: () => c('tenancy.instances.list'),
+      /** Incidents: a status change with its reason as one operation (local and remote instances alike). */
+      incidents: { setStatus },
       /** Incident counts by status, risk band and time, for a standard query. */
       stats: (query?: CallInputOf<'console.stats.incidents'>['query'], signal?: AbortSignal) => c('console.stats.incidents', { query, signal }),
       /** The compliance workbench: PostgreSQL's text search (`simple`) on texts, queries and the database's software; rule set checks. */

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { publicEntity } from '../public/entities';
 import { analystPatchSchema, peopleAnswerSchema, personInputSchema, personSchema } from '../schemas/people';
+import { statusChangeAnswerSchema, statusChangeRequestSchema } from '../schemas/incident-status';
 import { instanceInputSchema, instancePatchSchema, instanceTestSchema, instanceViewSchema } from '../schemas/instances';
 import { routedElementSchema } from '../schemas/routing';
 import { STAT_BUCKETS, statsAnswerSchema } from '../schemas/stats';
@@ -63,6 +64,26 @@ export const consoleOperations = once(() => {
           bucket: z.enum(STAT_BUCKETS).optional().describe('time bucket of over_time (default day; auto chooses by the span of the matches)'),
         }),
         responses: () => ({ 200: statsAnswerSchema, ...errorAnswers(400, 401, 500) }),
+      },
+    ),
+  );
+  const setStatus = defineOperation(
+    lazily(
+      {
+        operationId: 'console.incidents.set_status',
+        method: 'POST',
+        path: `${C}/incidents/status`,
+        tag: 'incidents',
+        servers: ['main', 'routing'],
+        summary: 'Set incidents’ status, with its reason',
+        description:
+          'One request, one transaction: each incident gets the status (and its status-change row, as an update of `status` makes), and the optional `note` becomes a message linked to that row. ' +
+          'Each incident stands or falls alone (a savepoint per incident: its status and its message together); `results` says which. An incident that already has the status gets no new row, and the note is still kept, unlinked (`status_change_id: null`). ' +
+          'In a snapshot the outbox records the status and the message in the same transaction. A remote platform has no such operation: the typed client’s `incidents.setStatus` links the message by the rows the platform made there.',
+      },
+      {
+        body: () => statusChangeRequestSchema,
+        responses: () => ({ 200: statusChangeAnswerSchema, ...errorAnswers(400, 401, 500, 503) }),
       },
     ),
   );
@@ -183,6 +204,7 @@ export const consoleOperations = once(() => {
     route_delete: routed('DELETE'),
     route_patch: routed('PATCH'),
     stats,
+    incidents_set_status: setStatus,
     import: defineOperation(
       lazily(
         {

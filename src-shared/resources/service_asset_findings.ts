@@ -79,7 +79,9 @@ export const serviceAssetFindings: ResourceDef = {
   },
   // Chosen for the triage paths: status with a time range and a risk bound, status by risk,
   // the newest first, per asset (the asset's computed counts and highest open risk), and the
-  // status in workflow order (sort key status_rank) with the newest or oldest first.
+  // status in workflow order (sort key status_rank) with the newest or oldest first. An asset's
+  // or a finding type's incidents newest first, and their counts by day, status and risk band,
+  // are read from the (asset | finding, created_at, status, risklevel) entries alone.
   indexes: [
     ['status', 'created_at', 'risklevel'],
     ['status', 'risklevel', 'created_at'],
@@ -88,5 +90,7 @@ export const serviceAssetFindings: ResourceDef = {
     ['updated_at'],
     ['service_asset_id', 'status', 'risklevel'],
     ['status_rank', 'created_at'],
+    ['service_asset_id', 'created_at', 'status', 'risklevel'],
+    ['finding_id', 'created_at', 'status', 'risklevel'],
   ],
 };

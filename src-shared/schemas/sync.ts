@@ -66,6 +66,8 @@ export const pushSummarySchema = z
     requests: z.number().int().describe('requests that changed the origin'),
     conflicts: z.number().int(),
     failed: z.number().int(),
+    unlinked: z.number().int().describe('of the entries pushed, those sent without naming a row the platform makes itself (a message without its status change), because the platform made none for that change; `notes` says which'),
+    notes: z.array(z.string()).describe('what the push did not do as asked, record by record: sent unlinked, or waiting for another change to be pushed first'),
     would_send: z
       .array(z.object({ method: z.string(), path: z.string(), body: jsonValue.optional(), entries: z.array(z.number().int()) }))
       .describe('dry run: the requests that would be sent'),

@@ -1,20 +1,7 @@
 // One date format per language: the list, the detail panel, the date inputs and the charts write
 // a date the same way (31/10/2026 in English, 31.10.2026 in Russian), whatever the browser's own
 // locale; numbers in messages are grouped the language's way (1,500 / 1 500).
-import { api, expect, incidents, loadedRows, openConsole, snap, startServe, test as base, type Served } from './fixtures';
-
-// A server of its own: the incidents added here would change the counts other files expect.
-const test = base.extend<{}, { many: Served }>({
-  many: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures this one needs from the pattern (none)
-    async ({}, use) => {
-      const s = await startServe();
-      await use(s);
-      await s.stop();
-    },
-    { scope: 'worker' },
-  ],
-});
+import { api, expect, incidents, loadedRows, openConsole, snap, test, type Served } from './fixtures';
 
 const LANGS = [
   // The browser says en-US (month first) while the console is in English: the console's one format wins.
@@ -40,7 +27,7 @@ for (const L of LANGS) {
   test.describe(L.locale, () => {
     test.use({ locale: L.locale });
 
-    test('list, detail panel, date inputs and charts write dates one way; a toast groups a four-digit count', async ({ page, many: served }, testInfo) => {
+    test('list, detail panel, date inputs and charts write dates one way; a toast groups a four-digit count', async ({ page, served }, testInfo) => {
       test.setTimeout(150_000);
       const total = await manyIncidents(served);
       expect(total).toBeGreaterThan(1000);

@@ -1,6 +1,7 @@
 // A large export from the incident list is a real download: Chromium writes it to disk as it
 // streams (a single-use link the console follows), the tray follows it to the end, and the
-// tab's memory does not grow with the file.
+// tab's memory does not grow with the file. 30,000 incidents (a file of about 40 MiB) in
+// `npm test`; `npm run test:robust` exports 150,000 (about 200 MiB). EXPORT_INCIDENTS sets it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +9,7 @@ import { buildIncidentDataset } from '../../bench/lib';
 import { openDatabase } from '../../src-main/store/db';
 import { expect, loadedRows, openConsole, snap, startServe, test as base, type Served } from './fixtures';
 
-const INCIDENTS = 150_000;
+const INCIDENTS = Number(process.env.EXPORT_INCIDENTS ?? 30_000);
 
 const test = base.extend<{}, { big: Served }>({
   big: [
@@ -94,8 +95,10 @@ test('a large NDJSON export from the incident list downloads to disk; the tab’
   const figures = `file ${(size / MiB).toFixed(1)} MiB; the tab's live heap before ${(before / MiB).toFixed(1)} MiB, at most ${(peak / MiB).toFixed(1)} MiB during, ${(after / MiB).toFixed(1)} MiB after`;
   testInfo.annotations.push({ type: 'figures', description: figures });
   console.log(`export download: ${figures}`);
-  expect(size).toBeGreaterThan(60 * MiB);
-  // The file never passes through the page: its heap moves by a few MiB at most, far below the file.
-  expect(grew).toBeLessThan(8 * MiB);
-  expect(peakGrowth).toBeLessThan(16 * MiB);
+  // About 1.4 KB a record.
+  expect(size).toBeGreaterThan(1000 * INCIDENTS);
+  // The file never passes through the page: its heap moves by a few MiB at most, far below the
+  // file (a page holding the file would grow by its size at least).
+  expect(grew).toBeLessThan(Math.min(8 * MiB, size / 2));
+  expect(peakGrowth).toBeLessThan(Math.min(16 * MiB, size / 2));
 });

@@ -1,10 +1,13 @@
-// A real `serve` process per test file (the built CLI, as `npm run serve` runs it).
+// A real `serve` process per spec file (the built CLI, as `npm run serve` runs it), over its own
+// copy of the seeded demo database: a spec sees only what it did itself, whichever specs ran
+// before it, in whichever order, on whichever worker.
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { copyDemoDatabase } from '../helpers/seed';
 
 export interface Served {
   main: string;
@@ -13,30 +16,42 @@ export interface Served {
   db: string;
 }
 
-/** `db`: a database made beforehand (default: a new one, seeded with the demo data). */
+/**
+ * `db`: a database made beforehand; by default a copy of the seeded demo database (the one
+ * `serve` makes on a new file), or a new file when `extra` names a `--seed`.
+ */
 export async function startServe(extra: string[] = [], db?: string): Promise<Served & { stop(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-e2e-'));
+  const file = db ?? path.join(dir, 'e2e.sqlite');
+  if (db === undefined && !extra.includes('--seed')) copyDemoDatabase(file);
   const apiKey = crypto.randomBytes(16).toString('hex');
   const child = spawn(
     process.execPath,
-    ['out/main/cli.js', 'serve', '--db', db ?? path.join(dir, 'e2e.sqlite'), '--port', '0', '--routing-port', '0', '--api-key', apiKey, ...extra],
+    ['out/main/cli.js', 'serve', '--db', file, '--port', '0', '--routing-port', '0', '--api-key', apiKey, ...extra],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
   let err = '';
   child.stderr.on('data', (d) => (err += d));
-  const ready = await new Promise<Served>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not get ready: ${err}`)), 60_000);
-    child.stdout.on('data', (d) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.startsWith('radar-console ready '));
-      if (line) {
-        clearTimeout(timer);
-        resolve(JSON.parse(line.slice('radar-console ready '.length)) as Served);
-      }
+  let ready: Served;
+  try {
+    ready = await new Promise<Served>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`serve did not get ready: ${err}`)), 60_000);
+      child.stdout.on('data', (d) => {
+        out += d;
+        const line = out.split('\n').find((l) => l.startsWith('radar-console ready '));
+        if (line) {
+          clearTimeout(timer);
+          resolve(JSON.parse(line.slice('radar-console ready '.length)) as Served);
+        }
+      });
+      child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
     });
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-  });
+  } catch (e) {
+    child.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   return {
     ...ready,
     async stop() {
@@ -50,15 +65,53 @@ export async function startServe(extra: string[] = [], db?: string): Promise<Ser
   };
 }
 
-export const test = base.extend<{}, { served: Served }>({
-  served: [
+/** The server of the spec file a worker is running: started for its first test, stopped when the worker moves on. */
+class FileServer {
+  private file: string | undefined;
+  private server: Promise<Served & { stop(): Promise<void> }> | undefined;
+
+  async for(file: string): Promise<Served> {
+    await this.leave(file);
+    if (!this.server) {
+      this.file = file;
+      this.server = startServe();
+    }
+    return this.server;
+  }
+
+  /** Stops the server unless it is `file`'s. */
+  async leave(file: string): Promise<void> {
+    if (this.file !== file) await this.stop();
+  }
+
+  async stop(): Promise<void> {
+    const s = this.server;
+    this.server = undefined;
+    this.file = undefined;
+    if (s) await (await s.catch(() => undefined))?.stop();
+  }
+}
+
+export const test = base.extend<{ served: Served; leaveOtherFiles: undefined }, { fileServer: FileServer }>({
+  fileServer: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures this one needs from the pattern (none)
     async ({}, use) => {
-      const s = await startServe();
-      await use(s);
-      await s.stop();
+      const f = new FileServer();
+      await use(f);
+      await f.stop();
     },
     { scope: 'worker' },
+  ],
+  served: async ({ fileServer }, use, testInfo) => {
+    await use(await fileServer.for(testInfo.file));
+  },
+  // The previous file's server stops when the worker moves on, whether this test asks for one or not.
+  leaveOtherFiles: [
+    async ({ fileServer }, use, testInfo) => {
+      await fileServer.leave(testInfo.file);
+      await use(undefined);
+    },
+    { auto: true },
   ],
 });
 
@@ -124,8 +177,16 @@ export async function incidents(s: Served, filters: unknown[] = [], extra: Recor
   });
 }
 
-/** A screenshot kept in the test's output folder (test-results/) and attached to the report. */
+/** Tag of the tests whose screenshots are there to be looked at (the looks of the console). */
+export const LOOK = '@look';
+
+/**
+ * A screenshot kept in the test's output folder (test-results/) and attached to the report: in
+ * the tests tagged LOOK, and in every test when RADAR_SCREENSHOTS=1. (A failing test keeps a
+ * screenshot of its end in any case: playwright.config.ts.)
+ */
 export async function snap(page: Page, testInfo: TestInfo, name: string, fullPage = false): Promise<void> {
+  if (!testInfo.tags.includes(LOOK) && process.env.RADAR_SCREENSHOTS !== '1') return;
   const file = testInfo.outputPath(`${name}.png`);
   await page.screenshot({ path: file, fullPage });
   await testInfo.attach(name, { path: file, contentType: 'image/png' });

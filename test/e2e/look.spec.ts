@@ -1,7 +1,7 @@
 // The look at 1280x800, light and dark, English and Russian: the main views fit without
 // horizontal overflow, the header stays one line, loading does not shift the layout; the
 // screenshots are kept in test-results/ to be looked at.
-import { expect, loadedRows, openConsole, snap, test } from './fixtures';
+import { expect, loadedRows, openConsole, snap, test, LOOK } from './fixtures';
 
 const combos = [
   { theme: 'light', locale: 'en-GB', table: 'Incidents', detail: 'Incident' },
@@ -11,7 +11,7 @@ const combos = [
 ] as const;
 
 for (const c of combos) {
-  test.describe(`${c.theme}, ${c.locale}`, () => {
+  test.describe(`${c.theme}, ${c.locale}`, { tag: LOOK }, () => {
     test.use({ colorScheme: c.theme, locale: c.locale });
 
     test('incidents, detail, builder and resources fit 1280x800 without layout shift', async ({ page, served }, testInfo) => {

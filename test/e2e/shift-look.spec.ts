@@ -2,7 +2,7 @@
 // the live list, a held change, the status dialog with a reason, the assign dialog, the
 // conversation, grouping, saved views, instances, the not-found page. Each fits the window; the
 // screenshots are kept to be looked at.
-import { expect, loadedRows, openConsole, snap, test } from './fixtures';
+import { expect, loadedRows, openConsole, snap, test, LOOK } from './fixtures';
 
 const looks = [
   { theme: 'light', locale: 'en-GB', table: 'Incidents', incident: 'Incident', statusDialog: /^Change the status/, assign: /^Assign/, conversation: /^Conversation/, views: 'Saved views', instances: 'Instances', notFound: 'Nothing here' },
@@ -14,7 +14,7 @@ const looks = [
 const inside = (sel: string) => `(() => { const el = document.querySelector(${JSON.stringify(sel)}); if (!el) return false; const r = el.getBoundingClientRect(); return r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight; })()`;
 
 for (const c of looks) {
-  test.describe(`shift look, ${c.theme}, ${c.locale}`, () => {
+  test.describe(`shift look, ${c.theme}, ${c.locale}`, { tag: LOOK }, () => {
     test.use({ colorScheme: c.theme, locale: c.locale, viewport: { width: 1440, height: 900 } });
 
     test('list, held change, dialogs, conversation, grouping, views, instances and not-found fit 1440x900', async ({ page, served }, testInfo) => {

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 test('npm start prints the console address with the key; opened as printed, the console is signed in', async ({ page }) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-start-'));

@@ -4,7 +4,7 @@
 // compared with what the API answers for the same request, in English and in Russian.
 import fs from 'node:fs';
 import type { JSHandle, Page } from '@playwright/test';
-import { api, expect, incidents, loadedRows, openConsole, snap, test, routed, type Served } from './fixtures';
+import { api, expect, incidents, loadedRows, openConsole, snap, test, routed, type Served, LOOK } from './fixtures';
 import { parseCsv } from '../helpers/csv';
 
 /** An export as a script would take it (POST /console/v1/export), as text. */
@@ -374,14 +374,18 @@ test('cancelling while the file is still being sent: the upload is aborted, no j
     .slice(0, 5)
     .map((i) => JSON.stringify({ ...i, title: `Не дошло: ${i.title}` }))
     .join('\n');
-  // The upload is held on its way (a slow link), so Cancel meets it in flight.
+  // The upload is held on its way (a slow link) until the test lets it go, so Cancel meets it in flight.
   let arrived!: () => void;
   const seen = new Promise<void>((r) => (arrived = r));
+  let letGo!: () => void;
+  const held = new Promise<void>((r) => (letGo = r));
+  let passed: Promise<void> | undefined;
   await page.route('**/console/v1/import?*', async (route) => {
     arrived();
-    await new Promise((r) => setTimeout(r, 5_000));
-    await route.continue().catch(() => {});
+    passed = held.then(() => route.continue().catch(() => {}));
+    await passed;
   });
+  const failed = page.waitForEvent('requestfailed', (r) => r.url().includes('/console/v1/import?'));
   await openConsole(page, served);
   await expect(loadedRows(page).first()).toBeVisible();
   await drop(page, await filesHandle(page, [{ name: 'incidents.ndjson', text, type: 'application/x-ndjson' }]));
@@ -393,7 +397,10 @@ test('cancelling while the file is still being sent: the upload is aborted, no j
   await snap(page, testInfo, 'import-uploading');
   await dialog.getByRole('button', { name: 'Cancel import' }).click();
   await expect(dialog.getByTestId('import-cancelled')).toContainText('Nothing was written: the instance is as it was.');
-  await page.waitForTimeout(5_500);
+  // The browser gave the upload up; let go, it goes nowhere.
+  await failed;
+  letGo();
+  await passed;
   const jobs = (await api<{ id: string }[]>(served, 'GET', '/console/v1/jobs')).filter((j) => !jobsBefore.includes(j.id));
   expect(jobs).toEqual([]);
   expect((await incidents(served)).items).toEqual(before.items);
@@ -538,7 +545,7 @@ const looks = [
 ] as const;
 
 for (const c of looks) {
-  test.describe(`look, ${c.theme}, ${c.locale}`, () => {
+  test.describe(`look, ${c.theme}, ${c.locale}`, { tag: LOOK }, () => {
     test.use({ colorScheme: c.theme, locale: c.locale });
 
     test('import dialog, its summary, the export menu and the CSV dialog fit the window', async ({ page, served }, testInfo) => {

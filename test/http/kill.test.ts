@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptySearch } from '../../src-shared/schemas/search';
 import { serve, type ServeProcess } from '../helpers/cli';
 import { databaseProblems, schemaOf, type Schema } from '../helpers/db-check';
+import { copyDemoDatabase } from '../helpers/seed';
 
 const RUNS = Number(process.env.KILL_RUNS ?? 1);
 const KEY = 'kill-test-key-0123456789';
@@ -21,10 +22,8 @@ let template: string;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-kill-'));
-  template = path.join(dir, 'template.sqlite');
-  const s = await serve(['--db', template, '--port', '0', '--routing-port', '0', '--seed', 'demo', '--api-key', KEY]);
-  await s.stop();
-}, 120_000);
+  template = copyDemoDatabase(path.join(dir, 'template.sqlite'));
+});
 
 afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });

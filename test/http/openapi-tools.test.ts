@@ -21,6 +21,9 @@ const BUDGET_MS = 180_000;
 let srv: TestServer;
 let file = '';
 let text = '';
+/** Prism as a mock and as a proxy, started together (each reads the whole document first, which takes most of this file's time). */
+let mockStarted: ReturnType<typeof prism>;
+let proxyStarted: ReturnType<typeof prism>;
 
 beforeAll(async () => {
   srv = await startTestServer({ seed: 'demo', scan: { ports: [], timeoutMs: 100, budgetMs: 1000 } });
@@ -29,9 +32,19 @@ beforeAll(async () => {
   text = res.text;
   file = path.join(srv.dir, 'openapi.json');
   fs.writeFileSync(file, text);
+  const [mockPort, proxyPort] = [await freePort(), await freePort()];
+  mockStarted = prism(['mock', '-h', '127.0.0.1', '-p', String(mockPort), file]).then((p) => ({ ...p, port: mockPort }));
+  proxyStarted = prism(['proxy', '-h', '127.0.0.1', '-p', String(proxyPort), file, srv.main]).then((p) => ({ ...p, port: proxyPort }));
+  // A failure to start is reported by the test that needs that Prism.
+  mockStarted.catch(() => {});
+  proxyStarted.catch(() => {});
 }, 120_000);
 
 afterAll(async () => {
+  for (const started of [mockStarted, proxyStarted]) {
+    const p = await started?.catch(() => undefined);
+    if (p) await stop(p.child);
+  }
   await srv?.stop();
 });
 
@@ -45,7 +58,7 @@ const freePort = (): Promise<number> =>
   });
 
 /** Starts Prism; resolves once it listens, with its log so far and how long it took. */
-function prism(args: string[]): Promise<{ child: ChildProcess; log: () => string; ms: number }> {
+function prism(args: string[]): Promise<{ child: ChildProcess; log: () => string; ms: number; port?: number }> {
   const started = Date.now();
   const child = spawn(process.execPath, [PRISM, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
@@ -72,7 +85,7 @@ function prism(args: string[]): Promise<{ child: ChildProcess; log: () => string
 
 const stop = (child: ChildProcess): Promise<void> =>
   new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
@@ -90,8 +103,8 @@ describe('/openapi.json in tools that expand its references', () => {
   }, BUDGET_MS + 30_000);
 
   it('Prism starts a mock server on it, which answers an operation with its example', async () => {
-    const port = await freePort();
-    const mock = await prism(['mock', '-h', '127.0.0.1', '-p', String(port), file]);
+    const mock = await mockStarted;
+    const port = mock.port!;
     try {
       console.log(`prism mock: listening after ${mock.ms} ms`);
       const res = await fetch(`http://127.0.0.1:${port}/data/public/api/v1/incidents?per_page=2`, { headers: { PgrApiKey: srv.apiKey } });
@@ -105,8 +118,8 @@ describe('/openapi.json in tools that expand its references', () => {
   }, BUDGET_MS + 60_000);
 
   it('Prism as a validating proxy in front of the server reports no violation over the recorded examples', async () => {
-    const port = await freePort();
-    const proxy = await prism(['proxy', '-h', '127.0.0.1', '-p', String(port), file, srv.main]);
+    const proxy = await proxyStarted;
+    const port = proxy.port!;
     try {
       console.log(`prism proxy: listening after ${proxy.ms} ms`);
       const { calls, mismatches } = await replayExamples(srv, `http://127.0.0.1:${port}`);

@@ -59,7 +59,9 @@ const withoutLinks = (body: any) => (body?.objects ? { ...body, objects: body.ob
 
 beforeAll(async () => {
   remote = await startTestServer({ seed: 'demo', apiKey: REMOTE_KEY });
-  local = await startTestServer({ instanceTimeoutMs: 8000, maxRemoteBytes: MAX_BYTES });
+  // A remote in this process answers within the default time-out however busy the machine (the
+  // time-out itself is tested with a remote of its own, below).
+  local = await startTestServer({ instanceTimeoutMs: 60_000, maxRemoteBytes: MAX_BYTES });
   proxy = await startRecordingProxy(remote.main);
   localMain = await mainId(local);
   const list = await direct('GET', '/tenancy/instance/list');
@@ -272,11 +274,10 @@ describe('failing remotes', () => {
     }
   });
 
-  it('a slow remote: 504 in its element within about its timeout_ms; the others and the whole answer do not wait', async () => {
-    const slow = await startHttp((_req, res) => {
-      const t = setTimeout(() => json(res, 200, { objects: [], total: 0 }), 4000);
-      res.on('close', () => clearTimeout(t));
-    });
+  it('a slow remote: 504 in its element once its timeout_ms has passed; the others and the whole answer do not wait', async () => {
+    // It never answers: a call that waited for it would not end (the test's time-out), one that
+    // ends with 504 in its element waited for timeout_ms and no longer.
+    const slow = await startHttp(() => {});
     extra.push(slow);
     const TIMEOUT = 700;
     const inst = await addRemote({ name: 'Медленная', url: slow.url, timeout_ms: TIMEOUT });
@@ -291,38 +292,36 @@ describe('failing remotes', () => {
       expectElement(byId[remoteInst.id], { id: remoteInst.id, status: 200 });
       expectElement(byId[localMain], { id: localMain, status: 200 });
       expect(took, 'waited for the time-out').toBeGreaterThanOrEqual(TIMEOUT - 50);
-      expect(took, 'did not wait for the slow answer').toBeLessThan(TIMEOUT + 2000);
-      const t1 = performance.now();
       const one = await route('GET', `${PUB}/findings`, inst.id);
       expect(one.status).toBe(504);
       expectElement(one.body[0], { id: inst.id, status: 504 });
-      expect(performance.now() - t1).toBeLessThan(TIMEOUT + 2000);
       expect(slow.requests.length).toBe(2);
     } finally {
       await removeInstance(inst.id);
     }
   });
 
-  it('instances are called in parallel: two slow remotes cost one delay, not two', async () => {
-    const DELAY = 1500;
+  it('instances are called in parallel: two remotes that answer only once both were asked both answer', async () => {
+    // Each holds its answer until the other has been asked too: called one after the other, the
+    // first would wait for its time-out (504) before the second was asked.
+    let asked = 0;
+    const waiting: (() => void)[] = [];
     const servers = await Promise.all(
       [0, 1].map(() =>
         startHttp((_req, res) => {
-          const t = setTimeout(() => json(res, 200, { objects: [], total: 0 }), DELAY);
-          res.on('close', () => clearTimeout(t));
+          asked++;
+          waiting.push(() => json(res, 200, { objects: [], total: 0 }));
+          if (asked === 2) for (const answer of waiting.splice(0)) answer();
         }),
       ),
     );
     extra.push(...servers);
     const insts = [];
-    for (const [i, s] of servers.entries()) insts.push(await addRemote({ name: `Неспешная ${i}`, url: s.url, timeout_ms: 10_000 }));
+    for (const [i, s] of servers.entries()) insts.push(await addRemote({ name: `Неспешная ${i}`, url: s.url, timeout_ms: 5_000 }));
     try {
-      const t0 = performance.now();
       const res = await route('GET', `${PUB}/findings?per_page=1`);
-      const took = performance.now() - t0;
       for (const inst of insts) expectElement(res.body.find((e: any) => e.id === inst.id), { id: inst.id, status: 200 });
-      expect(took).toBeGreaterThanOrEqual(DELAY - 50);
-      expect(took, 'one after the other would take two delays').toBeLessThan(2 * DELAY - 100);
+      expect(asked).toBe(2);
     } finally {
       for (const inst of insts) await removeInstance(inst.id);
     }

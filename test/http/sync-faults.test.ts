@@ -163,7 +163,8 @@ describe('sync against an origin that misbehaves', () => {
     expect(res.stderr).toMatch(/did not answer PUT \/data\/public\/api\/v1\/incidents\/update\/status/);
     const after = await statusJson();
     expect(after.counts.total).toBe(3);
-    expect(after.counts.sending).toBeGreaterThanOrEqual(1);
+    // One at a time: the first write hangs, and the push stops there.
+    expect(after.counts.sending).toBe(1);
     expect(after.origin.pushed_at).toBeNull();
     expect(arrived.size).toBe(0);
 

@@ -195,7 +195,7 @@ describe('sync with the origin', () => {
     expect((await onOrigin('PUT', '/cruddy/v2/service_asset_findings/update', { id: f!.id, internal_note: 'онлайн', client_note: 'новое для клиента' })).status).toBe(200);
 
     const summary = await pullNow();
-    expect(summary.lists.incidents.inserted).toBeGreaterThanOrEqual(1);
+    expect(summary.lists.incidents.inserted).toBe(1);
     expect(summary.conflicts).toBe(1);
     expect(await get(onSnap, 'service_asset_findings', e!.id)).toMatchObject({ status: 'closed' });
     expect(await get(onSnap, 'service_asset_findings', created.body.id)).toMatchObject({ title: 'Новый инцидент на платформе', risk: 'medium' });
@@ -291,6 +291,46 @@ describe('sync with the origin', () => {
     }
     expect(await pushNow()).toMatchObject({ pushed: 1, left: { total: 0 } });
     expect((await get(onOrigin, 'service_asset_findings', j!.id)).internal_note).toBe('до отключения');
+  });
+
+  it("take theirs writes the origin's value as from the origin: no status-change row or reopening is made here", async () => {
+    const [g] = (await incidents(50, [{ field: 'status', filter_type: 'equal', value: 'risk_accepted' }])).slice(-1);
+    expect(g, 'the demo data has a risk_accepted incident').toBeTruthy();
+    const copied = await get(onSnap, 'service_asset_findings', g!.id);
+    const localRows = async () =>
+      (await onSnap('POST', '/cruddy/v2/service_asset_finding_status_changes/search', search({ filters: [{ field: 'service_asset_finding_id', filter_type: 'equal', value: g!.id }], limit: 100 }))).body.items.map((r: { id: string }) => r.id).sort();
+    const rowsCopied = await localRows();
+    expect((await onSnap('PUT', '/data/public/api/v1/incidents/update/status', { id: g!.id, status: 'invalid' })).status).toBe(200);
+    expect((await onOrigin('PUT', '/data/public/api/v1/incidents/update/status', { id: g!.id, status: 'assigned_customer' })).status).toBe(200);
+    expect(await pushNow()).toMatchObject({ conflicts: 1 });
+    const [c] = (await entries('?state=conflict')).items;
+    // The origin out of reach while resolving: the copy shows what the resolution itself wrote.
+    const db = new Database(file);
+    const url = db.prepare('SELECT url FROM sync_origin').pluck().get() as string;
+    db.prepare('UPDATE sync_origin SET url = ?').run('http://127.0.0.1:1');
+    db.close();
+    try {
+      const res = await local.call('POST', `${SYNC}/resolve`, { entries: [c!.seq], take: 'theirs' });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.note).toMatch(/read again at the next pull/);
+      const now = await get(onSnap, 'service_asset_findings', g!.id);
+      expect(now.status).toBe('assigned_customer');
+      // invalid -> assigned_customer here would be a reopening; it happened on the origin, not here.
+      expect({ reopened_at: now.reopened_at, c_reopened_count: now.c_reopened_count, c_last_customer_status_change: now.c_last_customer_status_change }).toEqual({
+        reopened_at: copied.reopened_at,
+        c_reopened_count: copied.c_reopened_count,
+        c_last_customer_status_change: copied.c_last_customer_status_change,
+      });
+      // The row made by the change given up is gone; none is made for theirs: the origin's comes with the pull.
+      expect(await localRows()).toEqual(rowsCopied);
+    } finally {
+      const db2 = new Database(file);
+      db2.prepare('UPDATE sync_origin SET url = ?').run(url);
+      db2.close();
+    }
+    await pullNow();
+    expect(comparable(await get(onSnap, 'service_asset_findings', g!.id))).toEqual(comparable(await get(onOrigin, 'service_asset_findings', g!.id)));
+    expect((await localRows()).length).toBe((await statusRows(g!.id)).length);
   });
 
   it('an import into the snapshot is no change to push unless asked; asked, its records are pushed like changes made here', async () => {

@@ -7,10 +7,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src-main/store/db';
-import { seedDemo } from '../../src-main/store/seed';
-import { Store } from '../../src-main/store/store';
 import { getResource, type ResourceDef } from '../../src-shared/resources/index';
 import { cliArgs, ROOT, runCli } from '../helpers/cli';
+import { copyDemoDatabase } from '../helpers/seed';
 import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server';
 
 // Each test starts command-line processes; on a loaded machine that takes a while.
@@ -21,10 +20,7 @@ let src: string;
 let server: TestServer;
 
 beforeAll(async () => {
-  src = path.join(tmp, 'src.sqlite');
-  const { db } = openDatabase(src);
-  seedDemo(new Store(db));
-  db.close();
+  src = copyDemoDatabase(path.join(tmp, 'src.sqlite'));
   server = await startTestServer({ seed: 'demo' });
 });
 

@@ -248,7 +248,7 @@ describe('import', () => {
     expect(job.summary.resources.findings.inserted).toBe(n);
     expect(seen.at(-1)!.records).toBe(n);
     expect(job.progress.total_bytes).toBe(Buffer.byteLength(big));
-  });
+  }, 120_000);
 
   it('an upload whose client goes away before the answer (a cancelled upload) writes nothing', async () => {
     const ids = Array.from({ length: 3_000 }, (_, i) => `7a2d0c4e-1b3f-4c5d-8e9f-${String(i).padStart(12, '0')}`);

@@ -93,7 +93,10 @@ describe('the import reader', () => {
     const longSmall = await time('l1.ndjson', `{"a":"${'x'.repeat(4 * mb)}"}\n`);
     const longLarge = await time('l2.ndjson', `{"a":"${'x'.repeat(32 * mb)}"}\n`);
     console.log(`reader: whitespace 4 MB ${small.toFixed(0)} ms, 32 MB ${large.toFixed(0)} ms; one line 4 MB ${longSmall.toFixed(0)} ms, 32 MB ${longLarge.toFixed(0)} ms`);
-    expect(large / small).toBeLessThan(24);
-    expect(longLarge / longSmall).toBeLessThan(24);
+    // The ratios are time limits: held in `npm run test:robust` (RADAR_ROBUST=1), printed here.
+    if (process.env.RADAR_ROBUST === '1') {
+      expect(large / small).toBeLessThan(24);
+      expect(longLarge / longSmall).toBeLessThan(24);
+    }
   });
 });

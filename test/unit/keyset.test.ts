@@ -1,26 +1,32 @@
 // Keyset paging behind offset paging: a page read after others of the same search starts from a
 // noted row instead of counting the offset, and answers exactly what plain OFFSET answers, for
 // every order (one key or several, either direction, mixed), after writes too.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getResource } from '../../src-shared/resources/index';
 import { emptySearch, type SearchOrdering, type SearchRequest } from '../../src-shared/schemas/search';
 import { openDatabase, type Db } from '../../src-main/store/db';
 import { compileSearch } from '../../src-main/store/search';
 import { keysetUsable } from '../../src-main/store/query/keyset';
 import { compileSearchPlan } from '../../src-main/store/query/plan';
-import { seedDemo } from '../../src-main/store/seed';
 import { Store } from '../../src-main/store/store';
+import { copyDemoDatabase } from '../helpers/seed';
 
 const I = getResource('service_asset_findings');
 let db: Db;
 let store: Store;
 
+// Each test on its own copy of the seeded demo database.
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-keyset-'));
+let copies = 0;
 beforeEach(() => {
-  db = openDatabase(':memory:').db;
+  db = openDatabase(copyDemoDatabase(path.join(tmp, `demo-${++copies}.sqlite`))).db;
   store = new Store(db);
-  seedDemo(store);
 });
 afterEach(() => db.close());
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** The page as plain OFFSET gives it, on a statement of the test's own. */
 function byOffset(req: SearchRequest): string[] {

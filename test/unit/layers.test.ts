@@ -41,7 +41,7 @@ describe('check-layers', () => {
     ['src-main/server/routes/public.ts', '../../store/store', null],
     ['src-main/server/routes/public.ts', 'better-sqlite3', /src-main\/server may not import better-sqlite3/],
     ['src-main/instances/catalog.ts', 'better-sqlite3', /src-main\/instances may not import better-sqlite3/],
-    ['src-main/transfer/session.ts', 'better-sqlite3', null],
+    ['src-main/transfer/export.ts', 'better-sqlite3', null],
     ['src-main/transfer/export.ts', '../server/app', /src-main\/transfer may not import src-main\/server/],
     ['src-main/public/query.ts', '../instances/catalog', /src-main\/public may not import src-main\/instances/],
     ['src-main/cli/serve.ts', '../server/start', null],

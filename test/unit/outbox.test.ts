@@ -131,15 +131,49 @@ describe('outbox', () => {
   });
 
   it('records link lists set through _relations', () => {
-    const rule = store.create(R, { name: 'Правило', frontend_data: {}, settings: {} }, { untracked: true });
+    const rule = store.create(R, { name: 'Правило', frontend_data: {}, settings: {} }, { source: 'origin' });
     store.update(I, { id: inc.id as string, _relations: { engine_go_rules: [rule.id as string] } });
     expect(outbox().map((e) => [e.field, parse(e.before), parse(e.after)])).toEqual([['_relations.engine_go_rules', [], [rule.id]]]);
   });
 
   it('records nothing for changes received from the origin', () => {
-    store.update(I, { id: inc.id as string, status: 'closed' }, { untracked: true });
-    store.create(M, { subject: 'с платформы', service_asset_finding_id: inc.id as string }, { untracked: true });
+    store.update(I, { id: inc.id as string, status: 'closed' }, { source: 'origin' });
+    store.create(M, { subject: 'с платформы', service_asset_finding_id: inc.id as string }, { source: 'origin' });
     expect(outbox()).toEqual([]);
+  });
+
+  it('a write from the origin makes no derived rows: the status change and its times come from the origin', () => {
+    const rows = () => (db.prepare('SELECT COUNT(*) AS n FROM service_asset_finding_status_changes WHERE service_asset_finding_id = ?').get(inc.id) as { n: number }).n;
+    const before = rows();
+    store.update(I, { id: inc.id as string, status: 'closed' }, { source: 'origin' });
+    expect(rows()).toBe(before);
+    store.update(I, { id: inc.id as string, status: 'new' }, { source: 'origin' });
+    expect(rows()).toBe(before);
+    expect(store.find(I, inc.id as string)).toMatchObject({ status: 'new', reopened_at: null, acknowledged_at: null });
+    // The same change made here is recorded and makes its row.
+    store.update(I, { id: inc.id as string, status: 'closed' });
+    expect(rows()).toBe(before + 1);
+    expect(entry('status')).toMatchObject({ op: 'update', state: 'pending' });
+  });
+
+  it('an import records its changes only when asked to', () => {
+    store.update(I, { id: inc.id as string, title: 'из файла' }, { source: 'import' });
+    expect(outbox()).toEqual([]);
+    store.update(I, { id: inc.id as string, title: 'из файла, как изменение' }, { source: 'import', record: true });
+    expect(entry('title')).toMatchObject({ op: 'update' });
+  });
+
+  it('updateSet records each record it changes, once per field', () => {
+    const n = store.updateSet(I, [inc.id as string, inc2.id as string, 'not-a-uuid'], { title: 'Общий заголовок' });
+    expect(n).toBe(2);
+    expect(outbox().map((e) => [e.record_id, e.field, parse(e.after)]).sort()).toEqual(
+      [
+        [inc.id, 'title', 'Общий заголовок'],
+        [inc2.id, 'title', 'Общий заголовок'],
+      ].sort(),
+    );
+    store.updateSet(I, [inc.id as string], { title: 'Другой' }, { source: 'origin' });
+    expect(entry('title')).toMatchObject({ after: JSON.stringify('Общий заголовок') });
   });
 
   it('a failed entry changed again is tried again', () => {

@@ -11,8 +11,8 @@ import { openDatabase, type Db } from '../../src-main/store/db';
 import { compileSearchPlan, type Plan } from '../../src-main/store/query/plan';
 import { executeRead, type ReadTask } from '../../src-main/store/reader/execute';
 import { ReaderPool } from '../../src-main/store/reader/pool';
-import { seedDemo } from '../../src-main/store/seed';
 import { Store } from '../../src-main/store/store';
+import { copyDemoDatabase } from '../helpers/seed';
 
 const I = getResource('service_asset_findings');
 let dir: string;
@@ -24,9 +24,8 @@ let pool: ReaderPool;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-readers-'));
   file = path.join(dir, 'db.sqlite');
-  db = openDatabase(file).db;
+  db = openDatabase(copyDemoDatabase(file)).db;
   store = new Store(db);
-  seedDemo(store);
   pool = new ReaderPool({ size: 2, cacheKiB: 2048, idleMs: 60_000 });
 });
 
@@ -36,7 +35,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const page = (over: Partial<ReturnType<typeof emptySearch>> = {}): ReadTask => ({ kind: 'page', plan: compileSearchPlan(I, { ...emptySearch(20, 0), ...over }), shape: 'items' });
+const page = (over: Partial<ReturnType<typeof emptySearch>> = {}): Extract<ReadTask, { kind: 'page' }> => ({ kind: 'page', plan: compileSearchPlan(I, { ...emptySearch(20, 0), ...over }), shape: 'items' });
 
 /** A plan whose condition keeps SQLite busy for a while (a counting recursive CTE per row). */
 function slow(rows: number): ReadTask {
@@ -108,6 +107,18 @@ describe('reader pool', () => {
     const stats: ReadTask = { kind: 'stats', plan: page().plan, bucket: 'day', range: undefined };
     const ok = await pool.read(file, stats, null, 'api');
     expect(JSON.parse(ok.toString())).toHaveProperty('total');
+    const badGroup: ReadTask = { kind: 'group', resource: I.name, field: 'no_such_field', filters: [] };
+    await expect(pool.read(file, badGroup, null, 'api')).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('groups on a reader as the store groups in this thread', async () => {
+    for (const field of ['status', 'title']) {
+      const task: ReadTask = { kind: 'group', resource: I.name, field, filters: [{ field: 'risklevel', filter_type: 'range', value: [4, null] }] };
+      const there = JSON.parse((await pool.read(file, task, null, 'console')).toString());
+      const here = JSON.parse(JSON.stringify(store.group(I, field, task.filters)));
+      expect(there.items.length, field).toBeGreaterThan(0);
+      expect(there, field).toEqual(here);
+    }
   });
 
   it('sees a write made just before the read, and a new total after it', async () => {

@@ -263,6 +263,45 @@ describe('update', () => {
     const ag = store.create(AG, { name: 'agent-01' });
     expect(store.update(AG, { id: id(ag), config_version: 7, name: 'agent-02' })).toMatchObject({ config_version: 0, name: 'agent-02' });
   });
+
+  it('stores the read-only fields the server sets with a write (serverSet), not those of the body', () => {
+    const ag = store.create(AG, { name: 'agent-01' });
+    const u = store.update(AG, { id: id(ag), config_version: 7, name: 'agent-02' }, { serverSet: { config_version: 3 } });
+    expect(u).toMatchObject({ config_version: 3, name: 'agent-02' });
+    expect(() => store.update(AG, { id: id(ag) }, { serverSet: { no_such_field: 1 } })).toThrow(/no field no_such_field/);
+  });
+
+  it('keeps updated_at when asked to (touch: false)', () => {
+    const a = asset();
+    const u = store.update(A, { id: id(a), location: 'Казань' }, { touch: false });
+    expect(u).toMatchObject({ location: 'Казань', updated_at: a.updated_at });
+  });
+});
+
+describe('updateSet', () => {
+  it('sets the same values on every listed record in one write, running the declaration hooks', () => {
+    const r1 = store.create(R, { name: 'r1', frontend_data: {}, settings: {} });
+    const r2 = store.create(R, { name: 'r2', frontend_data: {}, settings: {} });
+    const r3 = store.create(R, { name: 'r3', frontend_data: {}, settings: {} });
+    expect([r1, r2, r3].map((r) => r.reload)).toEqual([true, true, true]);
+    expect(store.updateSet(R, [id(r1), id(r2).toUpperCase(), MISSING], { reload: false }, { touch: false })).toBe(2);
+    expect([r1, r2, r3].map((r) => store.find(R, id(r))!.reload)).toEqual([false, false, true]);
+    expect(store.find(R, id(r1))!.updated_at).toBe(r1.updated_at);
+    // Without reload in the values, the rules' hook sets it (a rule changed must be reloaded).
+    store.updateSet(R, [id(r1)], { name: 'r1 bis' });
+    expect(store.find(R, id(r1))).toMatchObject({ name: 'r1 bis', reload: true });
+    expect((store.find(R, id(r1))!.updated_at as string) > (r1.updated_at as string)).toBe(true);
+  });
+
+  it('checks references and answers constraint errors in the spec shape', () => {
+    const i = incident();
+    expect(apiError(() => store.updateSet(I, [id(i)], { finding_id: MISSING })).message).toBe('incorrect relation identifiers for finding_id');
+    store.create(SG, { name: 'g1' });
+    const g2 = store.create(SG, { name: 'g2' });
+    const e = apiError(() => store.updateSet(SG, [id(g2)], { name: 'g1' }));
+    expect([e.status, e.message]).toEqual([409, 'name_already_used']);
+    expect(store.find(SG, id(g2))!.name).toBe('g2');
+  });
 });
 
 describe('unique fields', () => {

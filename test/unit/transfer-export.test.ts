@@ -8,8 +8,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src-main/store/db';
-import { seedDemo } from '../../src-main/store/seed';
 import { Store } from '../../src-main/store/store';
+import { copyDemoDatabase } from '../helpers/seed';
 import { prepareExport, type ExportSpec } from '../../src-main/transfer/export';
 import { importFiles } from '../../src-main/transfer/import';
 import { ApiError } from '../../src-shared/errors';
@@ -28,10 +28,7 @@ const freshDb = (): string => path.join(tmp, `db${++seq}.sqlite`);
 
 let src: string;
 beforeAll(() => {
-  src = path.join(tmp, 'src.sqlite');
-  const { db } = openDatabase(src);
-  seedDemo(new Store(db));
-  db.close();
+  src = copyDemoDatabase(path.join(tmp, 'src.sqlite'));
 });
 
 async function exportTo(spec: ExportSpec, file: string): Promise<{ total: number; rows: number }> {

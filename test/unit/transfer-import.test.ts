@@ -8,8 +8,8 @@ import Database from 'better-sqlite3';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src-main/store/db';
-import { seedDemo } from '../../src-main/store/seed';
 import { Store } from '../../src-main/store/store';
+import { copyDemoDatabase } from '../helpers/seed';
 import { CancelledError, TransferError } from '../../src-main/transfer/errors';
 import { importFiles } from '../../src-main/transfer/import';
 import { RESOURCES, getResource } from '../../src-shared/resources/index';
@@ -66,10 +66,9 @@ let findings: Record<string, unknown>[];
 let assets: Record<string, unknown>[];
 
 beforeAll(() => {
-  seeded = path.join(tmp, 'seeded.sqlite');
+  seeded = copyDemoDatabase(path.join(tmp, 'seeded.sqlite'));
   const { db } = openDatabase(seeded);
   const store = new Store(db);
-  seedDemo(store);
   incidents = store.search(getResource('service_asset_findings'), emptySearch(20, 0)).items;
   findings = store.search(getResource('findings'), emptySearch(100, 0)).items;
   assets = store.search(getResource('service_assets'), emptySearch(100, 0)).items;

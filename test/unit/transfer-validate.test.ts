@@ -1,8 +1,8 @@
-// The importer's fast field checks answer as the registry's zod schemas do, for every field of
+// The write path's fast field checks answer as the registry's zod schemas do, for every field of
 // every resource; the timestamp shortcut answers as normalizeTs does.
 import { describe, expect, it } from 'vitest';
 import { detectKind, kindByName, kindFromFileName } from '../../src-main/transfer/kinds';
-import { checkField, fastTs, FieldInvalid, planOf } from '../../src-main/transfer/validate';
+import { checkField, columnPlanOf as planOf, fastTs, FieldInvalid } from '../../src-main/store/write/checks';
 import { RESOURCES, getResource } from '../../src-shared/resources/index';
 import { fieldInputSchema } from '../../src-shared/schemas/resource';
 import { normalizeTs } from '../../src-shared/time';

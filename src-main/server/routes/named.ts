@@ -32,8 +32,10 @@ export function registerNamed(scope: FastifyInstance, deps: ApiDeps, area?: stri
       const s = store();
       return s.tx(() => {
         const res = s.search(rules, req.body);
-        const ids = res.items.map((it) => it.id).filter((id): id is string => typeof id === 'string');
-        if (ids.length) s.run(`UPDATE engine_go_rules SET reload = 0 WHERE reload = 1 AND id IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)]);
+        // The rules read are reloaded: the flag cleared through the write path (hooks, outbox),
+        // updated_at kept (reading a rule does not change it).
+        const ids = res.items.filter((it) => it.reload === true && typeof it.id === 'string').map((it) => it.id as string);
+        if (ids.length) s.updateSet(rules, ids, { reload: false }, { userId: req.userId, touch: false });
         return res;
       });
     });
@@ -99,9 +101,9 @@ export function registerNamed(scope: FastifyInstance, deps: ApiDeps, area?: stri
       const uid = req.headers['pgr-user-id'];
       if (!s.exists(rules, req.body.rule_id)) throw badRequest(ERR.ruleNotFound);
       if (!s.exists(getResource('integration_scripts'), req.body.integration_script_id)) throw badRequest(ERR.scriptNotFound);
-      const created = s.create(actions, req.body, { userId: uid });
-      s.run(`UPDATE engine_go_rules_integration_actions SET user_id = ? WHERE id = ?`, [uid, created.id]);
-      return reply.code(201).send({ ...created, user_id: uid });
+      // user_id is read-only for clients: the server sets it from Pgr-User-Id, with the create.
+      const created = s.create(actions, req.body, { userId: uid, serverSet: { user_id: uid } });
+      return reply.code(201).send(created);
     },
     {
       preValidation: async (req) => {
@@ -118,11 +120,14 @@ export function registerNamed(scope: FastifyInstance, deps: ApiDeps, area?: stri
     const id = checkId(req.params.id);
     const s = store();
     s.tx(() => {
-      if (!s.exists(agents, id)) throw notFound();
+      const rec = s.find(agents, id);
+      if (!rec) throw notFound();
+      if (rec.pending_config === null) return;
       const at = nowTs();
-      s.run(
-        `UPDATE agents SET config = pending_config, pending_config = NULL, config_version = COALESCE(config_version, 0) + 1, applied_at = ?, updated_at = ? WHERE id = ? AND pending_config IS NOT NULL`,
-        [at, at, id],
+      s.update(
+        agents,
+        { id, config: rec.pending_config as Record<string, unknown>, pending_config: null },
+        { userId: req.userId, at, serverSet: { config_version: ((rec.config_version as number | null) ?? 0) + 1, applied_at: at } },
       );
     });
     return reply.code(200).send();

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest, ERR } from '../../../src-shared/errors';
 import { resourceOperations, type GenericOp } from '../../../src-shared/contract/index';
-import type { ResourceDef } from '../../../src-shared/resources/index';
+import { RESOURCES, type ResourceDef } from '../../../src-shared/resources/index';
 import { isUuid } from '../../../src-shared/schemas/common';
 import { compileSearchPlan } from '../../store/query/plan';
 import { serve } from '../contract';
@@ -43,7 +43,16 @@ export function registerResource(app: FastifyInstance, base: string, r: Resource
   }
   if (has('search')) serve(app, ops.search, async (req, reply) => sendJson(reply, await deps.reads().read({ kind: 'page', plan: compileSearchPlan(r, req.body), shape: 'items' }, laneOf(req))));
   if (has('meta')) serve(app, ops.meta, async () => store().meta(r));
-  if (has('group')) serve(app, ops.group, async (req) => store().group(r, req.body.group_field, req.body.filters));
+  if (has('group')) {
+    // A registry resource's grouping runs on a reader like its search (a grouping may read every
+    // incident: it must not hold this thread); any other resource's here.
+    const registered = RESOURCES.includes(r);
+    serve(app, ops.group, async (req, reply) =>
+      registered
+        ? sendJson(reply, await deps.reads().read({ kind: 'group', resource: r.name, field: req.body.group_field, filters: req.body.filters ?? [] }, laneOf(req)))
+        : store().group(r, req.body.group_field, req.body.filters),
+    );
+  }
   if (has('mass_create')) {
     serve(app, ops.mass_create, async (req, reply) => {
       const items = store().massCreate(r, req.body.items, { userId: req.userId });

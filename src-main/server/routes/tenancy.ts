@@ -6,5 +6,6 @@ import type { ApiDeps } from '../deps';
 
 export function registerTenancy(app: FastifyInstance, deps: ApiDeps): void {
   const ops = publicOperations();
-  for (const op of [ops.instance_list, ops.instance_list_karaken]) serve(app, op, async () => deps.instanceList());
+  // Answered at once: the list is read from the catalog kept per data version.
+  for (const op of [ops.instance_list, ops.instance_list_karaken]) serve(app, op, () => deps.instanceList());
 }

@@ -1,15 +1,17 @@
-// Reads of the kept per-day incident counts (aggregates.ts) for a creation-time range and a set
-// of statuses: the days wholly inside the range come from the kept rows (at most a few thousand
-// a year), the range's first and last day are counted from the incidents themselves through an
-// index on created_at. Both the console's chips and charts (stats.ts) and the totals of
-// incident searches conditioned on status and creation time alone (a plan's `tally`) use it.
+// Reads of the kept per-day incident counts (aggregates.ts) for a creation-time range, a set of
+// statuses, a set of risk bands and a set of owners or of responsible groups: the days wholly
+// inside the range come from the kept rows (at most a few thousand a year; per owner or group,
+// the rows of those owners or groups), the range's first and last day are counted from the
+// incidents themselves through an index on created_at. The console's chips and charts
+// (stats.ts), the totals of incident searches whose conditions are these alone (a plan's
+// `tally`) and the groupings by status, owner or group use it.
 //
 // Exactness: a row's day is the first ten characters of its created_at, and a bound is a
 // normalised timestamp (at least ten characters), so a row of a day after the lower bound's day
 // is above the bound and a row of a day before the upper bound's day is below it, whatever the
 // rest of either string; only rows of the bounds' own days need their timestamp compared.
 import { placeholders } from '../sql';
-import { DAY_COUNTS } from '../aggregates';
+import { DAY_COUNTS, KEPT_DIMENSIONS, keptKey, type KeptColumn } from '../aggregates';
 import { riskBandSql } from '../../../src-shared/resources/fields';
 import { VersionedCache } from '../data-version';
 import type { Store } from '../store';
@@ -20,11 +22,23 @@ export interface TimeBound {
   strict: boolean;
 }
 
-/** Incidents created within the bounds (either open) whose status is one of `statuses` (null: any). */
+/** Values of an owner or group column (null: none); `values` null: any value. */
+export interface KeyCondition {
+  column: KeptColumn;
+  values: readonly (string | null)[] | null;
+}
+
+/**
+ * Incidents created within the bounds (either open) whose status is one of `statuses` (null:
+ * any), whose risk band is one of `risks` (absent or null: any) and, with `key`, whose owner or
+ * group is one of its values (the slice is then read from that column's kept table).
+ */
 export interface DaySlice {
   lower?: TimeBound;
   upper?: TimeBound;
   statuses: readonly string[] | null;
+  risks?: readonly string[] | null;
+  key?: KeyCondition;
 }
 
 export interface DayCount {
@@ -43,6 +57,8 @@ const T = 'service_asset_findings';
 interface Part {
   /** A condition on the kept table (days wholly inside), or on the incidents `t` (edge days). */
   kept: boolean;
+  /** The kept table read. */
+  table: string;
   /** The day of an edge's rows. */
   day?: string;
   where: string;
@@ -53,15 +69,33 @@ interface Part {
 function partsOf(s: DaySlice): Part[] | null {
   const { lower, upper } = s;
   if (s.statuses && s.statuses.length === 0) return null;
+  if (s.risks && s.risks.length === 0) return null;
+  if (s.key?.values && s.key.values.length === 0) return null;
   if (lower && upper && (upper.ts < lower.ts || (upper.ts === lower.ts && (lower.strict || upper.strict)))) return null;
-  const statusIn = (col: string) => ({ sql: s.statuses ? ` AND ${col} IN (${placeholders(s.statuses.length)})` : '', params: s.statuses ? [...s.statuses] : [] });
-  const status = statusIn('status');
-  const tStatus = statusIn('t.status');
+  const table = s.key ? KEPT_DIMENSIONS[s.key.column].table : DAY_COUNTS;
+  const inList = (col: string, values: readonly unknown[] | null | undefined) => ({
+    sql: values ? ` AND ${col} IN (${placeholders(values.length)})` : '',
+    params: values ? [...values] : [],
+  });
+  const keyValues = s.key?.values;
+  const given = keyValues ? keyValues.filter((v): v is string => v !== null) : [];
+  const none = keyValues ? keyValues.includes(null) : false;
+  // The incidents' column: its values, or none (NULL).
+  const tKey: { sql: string; params: unknown[] } =
+    s.key && keyValues
+      ? {
+          sql: ` AND (${[...(given.length ? [`t.${s.key.column} IN (${placeholders(given.length)})`] : []), ...(none ? [`t.${s.key.column} IS NULL`] : [])].join(' OR ')})`,
+          params: given,
+        }
+      : { sql: '', params: [] };
+  const cat = (...xs: { sql: string; params: unknown[] }[]) => ({ sql: xs.map((x) => x.sql).join(''), params: xs.flatMap((x) => x.params) });
+  const status = cat(inList('status', s.statuses), inList('risk', s.risks), inList('k', keyValues?.map(keptKey)));
+  const tStatus = cat(inList('t.status', s.statuses), inList(RISK_SQL, s.risks), tKey);
   const gt = (b: TimeBound) => `t.created_at ${b.strict ? '>' : '>='} ?`;
   const lt = (b: TimeBound) => `t.created_at ${b.strict ? '<' : '<='} ?`;
   const first = lower?.ts.slice(0, 10);
   const last = upper?.ts.slice(0, 10);
-  if (lower && upper && first === last) return [{ kept: false, day: first, where: `${gt(lower)} AND ${lt(upper)}${tStatus.sql}`, params: [lower.ts, upper.ts, ...tStatus.params] }];
+  if (lower && upper && first === last) return [{ kept: false, table, day: first, where: `${gt(lower)} AND ${lt(upper)}${tStatus.sql}`, params: [lower.ts, upper.ts, ...tStatus.params] }];
   const full: string[] = ['n > 0'];
   const params: unknown[] = [];
   if (first !== undefined) {
@@ -72,16 +106,17 @@ function partsOf(s: DaySlice): Part[] | null {
     full.push('day < ?');
     params.push(last);
   }
-  const parts: Part[] = [{ kept: true, where: `${full.join(' AND ')}${status.sql}`, params: [...params, ...status.params] }];
+  const parts: Part[] = [{ kept: true, table, where: `${full.join(' AND ')}${status.sql}`, params: [...params, ...status.params] }];
   if (lower) {
     parts.push({
       kept: false,
+      table,
       day: first,
       where: `${gt(lower)} AND t.created_at < ? AND substr(t.created_at, 1, 10) = ?${tStatus.sql}`,
       params: [lower.ts, first! + DAY_END, first, ...tStatus.params],
     });
   }
-  if (upper) parts.push({ kept: false, day: last, where: `t.created_at >= ? AND ${lt(upper)}${tStatus.sql}`, params: [last, upper.ts, ...tStatus.params] });
+  if (upper) parts.push({ kept: false, table, day: last, where: `t.created_at >= ? AND ${lt(upper)}${tStatus.sql}`, params: [last, upper.ts, ...tStatus.params] });
   return parts;
 }
 
@@ -113,7 +148,7 @@ export function daysOf(store: Store, s: DaySlice, bucket: DayBucket = 'day', ver
       out.push(...store.all<DayCount>(sql, p.params));
       continue;
     }
-    const sql = `SELECT ${BUCKET_SQL[bucket]} AS day, status, risk, SUM(n) AS n FROM ${DAY_COUNTS} WHERE ${p.where} GROUP BY 1, 2, 3`;
+    const sql = `SELECT ${BUCKET_SQL[bucket]} AS day, status, risk, SUM(n) AS n FROM ${p.table} WHERE ${p.where} GROUP BY 1, 2, 3`;
     let cache = keptRows.get(store);
     if (!cache) keptRows.set(store, (cache = new VersionedCache<DayCount[]>(32)));
     const key = JSON.stringify([sql, p.params]);
@@ -138,8 +173,8 @@ export function spanOf(store: Store, s: DaySlice): { first?: string; last?: stri
   };
   for (const p of partsOf(s) ?? []) {
     if (p.kept) {
-      see(store.get1<{ day: string }>(`SELECT day FROM ${DAY_COUNTS} WHERE ${p.where} ORDER BY day ASC LIMIT 1`, p.params)?.day);
-      see(store.get1<{ day: string }>(`SELECT day FROM ${DAY_COUNTS} WHERE ${p.where} ORDER BY day DESC LIMIT 1`, p.params)?.day);
+      see(store.get1<{ day: string }>(`SELECT MIN(day) AS day FROM ${p.table} WHERE ${p.where}`, p.params)?.day ?? undefined);
+      see(store.get1<{ day: string }>(`SELECT MAX(day) AS day FROM ${p.table} WHERE ${p.where}`, p.params)?.day ?? undefined);
     } else if (store.get1(`SELECT 1 AS x FROM ${T} t WHERE ${p.where} LIMIT 1`, p.params)) {
       see(p.day);
     }
@@ -151,8 +186,33 @@ export function spanOf(store: Store, s: DaySlice): { first?: string; last?: stri
 export function countOf(store: Store, s: DaySlice): number {
   let n = 0;
   for (const p of partsOf(s) ?? []) {
-    const sql = p.kept ? `SELECT COALESCE(SUM(n), 0) AS n FROM ${DAY_COUNTS} WHERE ${p.where}` : `SELECT COUNT(*) AS n FROM ${T} t WHERE ${p.where}`;
+    const sql = p.kept ? `SELECT COALESCE(SUM(n), 0) AS n FROM ${p.table} WHERE ${p.where}` : `SELECT COUNT(*) AS n FROM ${T} t WHERE ${p.where}`;
     n += store.get1<{ n: number }>(sql, p.params)?.n ?? 0;
   }
   return n;
+}
+
+/** What the slice's incidents can be grouped by from the kept counts. */
+export type KeptGroupBy = 'status' | KeptColumn;
+
+/**
+ * The slice's incidents per status, or per owner or group (the slice's `key` then names that
+ * column), largest first (then by value); a value is null for none.
+ */
+export function groupsOf(store: Store, s: DaySlice, by: KeptGroupBy): { value: string | null; count: number }[] {
+  if (by !== 'status' && s.key?.column !== by) throw new Error(`a grouping by ${by} needs the slice read from its kept counts`);
+  const sums = new Map<string | null, number>();
+  for (const p of partsOf(s) ?? []) {
+    const rows = p.kept
+      ? store.all<{ v: string; n: number }>(`SELECT ${by === 'status' ? 'status' : 'k'} AS v, SUM(n) AS n FROM ${p.table} WHERE ${p.where} GROUP BY 1`, p.params)
+      : store.all<{ v: string; n: number }>(`SELECT ${by === 'status' ? 't.status' : `COALESCE('=' || t.${by}, '')`} AS v, COUNT(*) AS n FROM ${T} t WHERE ${p.where} GROUP BY 1`, p.params);
+    for (const r of rows) {
+      const value = by === 'status' ? r.v : r.v === '' ? null : r.v.slice(1);
+      sums.set(value, (sums.get(value) ?? 0) + r.n);
+    }
+  }
+  return [...sums]
+    .filter(([, n]) => n > 0)
+    .map(([value, count]) => ({ value, count }))
+    .sort((a, b) => b.count - a.count || (a.value === null ? (b.value === null ? 0 : -1) : b.value === null ? 1 : Buffer.compare(Buffer.from(a.value), Buffer.from(b.value))));
 }

@@ -5,7 +5,9 @@
 import { publicEntity, publicResource } from '../../../src-shared/public/entities';
 import { fieldOf, fieldsOf, getResource, type RelationDef, type ResourceDef } from '../../../src-shared/resources/index';
 import { WITH_NAMES, withNameFields } from '../../../src-shared/resources/names';
-import type { SearchRequest } from '../../../src-shared/schemas/search';
+import type { SearchFilter, SearchRequest } from '../../../src-shared/schemas/search';
+import { RISK_BANDS } from '../../../src-shared/resources/fields';
+import { KEPT_DIMENSIONS, type KeptColumn } from '../aggregates';
 import { countSql, idsSql, pageSql, searchParts, type OrderKey, type SqlContext } from '../search';
 import { q } from '../sql';
 import { normalizeTs } from '../../../src-shared/time';
@@ -146,21 +148,63 @@ export function compileSearchPlan(r: ResourceDef, req: SearchRequest): Plan {
 /** The table whose incidents the kept per-day counts count. */
 const COUNTED = 'service_asset_findings';
 
+/** Where each risk band starts (its lowest risklevel, inclusive), as riskBandSql bands them. */
+const BAND_STARTS: readonly [number, number][] = [
+  [4, RISK_BANDS.indexOf('medium')],
+  [7, RISK_BANDS.indexOf('high')],
+  [9, RISK_BANDS.indexOf('critical')],
+];
+
 /**
- * A search's matches as a slice of the kept per-day counts, when its conditions are a
- * creation-time range and at most status lists or values (each taken as the compiler takes it:
- * no negation, no text search, no widening); undefined otherwise. Called after the request
- * compiled, so its values are known to be valid.
+ * The bands a risklevel range holds exactly (risklevel is never null): `[x, null]` with x a
+ * band's start, `[null, 0]` (band none), and either negated; undefined for any other range.
  */
-export function tallyOf(r: ResourceDef, req: SearchRequest, cte: string): DaySlice | undefined {
-  if (r.table !== COUNTED || cte !== '' || req.virtual_search.value !== '') return undefined;
+function bandsOfRange(from: unknown, to: unknown, negation: boolean): string[] | undefined {
+  let inside: string[] | undefined;
+  if ((to === null || to === undefined) && typeof from === 'number') {
+    const start = BAND_STARTS.find(([x]) => x === from);
+    if (start) inside = RISK_BANDS.slice(start[1]);
+  } else if ((from === null || from === undefined) && to === 0) {
+    inside = ['none'];
+  }
+  if (!inside) return undefined;
+  return negation ? RISK_BANDS.filter((b) => !inside.includes(b)) : inside;
+}
+
+const KEPT_COLUMNS: readonly string[] = Object.keys(KEPT_DIMENSIONS);
+
+/**
+ * A search's matches as a slice of the kept counts, when its conditions are at most a
+ * creation-time range, status lists or values, risklevel ranges at the bounds of the risk
+ * bands, and values of one of the owner or group columns (or none: `exists`), each taken as the
+ * compiler takes it; undefined otherwise (negation, text search, widening, any other field).
+ * Called after the request compiled, so its values are known to be valid.
+ */
+export function sliceOfFilters(r: ResourceDef, filters: readonly SearchFilter[], text: string, cte: string): DaySlice | undefined {
+  if (r.table !== COUNTED || cte !== '' || text !== '') return undefined;
   const slice: DaySlice = { statuses: null };
   const keep = (values: string[]) => {
     slice.statuses = slice.statuses === null ? [...new Set(values)] : slice.statuses.filter((x) => values.includes(x));
   };
+  const keepRisks = (bands: string[]) => {
+    slice.risks = slice.risks ? slice.risks.filter((x) => bands.includes(x)) : bands;
+  };
+  const keepKey = (column: KeptColumn, values: (string | null)[]) => {
+    if (slice.key && slice.key.column !== column) return false;
+    const was = slice.key?.values;
+    slice.key = { column, values: was ? was.filter((x) => values.includes(x)) : [...new Set(values)] };
+    return true;
+  };
   const asText = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
-  for (const f of req.filters) {
-    if (f.negation || f.extension_params) return undefined;
+  for (const f of filters) {
+    if (f.extension_params) return undefined;
+    if (f.field === 'risklevel' && f.filter_type === 'range' && Array.isArray(f.value) && f.value.length === 2) {
+      const bands = bandsOfRange(f.value[0], f.value[1], f.negation === true);
+      if (!bands) return undefined;
+      keepRisks(bands);
+      continue;
+    }
+    if (f.negation) return undefined;
     if (f.field === 'status' && f.filter_type === 'equal') {
       const v = asText(f.value);
       if (v === undefined) return undefined;
@@ -169,6 +213,12 @@ export function tallyOf(r: ResourceDef, req: SearchRequest, cte: string): DaySli
       const values = f.value.map(asText);
       if (values.some((v) => v === undefined)) return undefined;
       keep(values as string[]);
+    } else if (KEPT_COLUMNS.includes(f.field) && f.filter_type === 'equal' && typeof f.value === 'string') {
+      if (!keepKey(f.field as KeptColumn, [f.value])) return undefined;
+    } else if (KEPT_COLUMNS.includes(f.field) && f.filter_type === 'intersection' && Array.isArray(f.value) && f.value.every((v) => typeof v === 'string')) {
+      if (!keepKey(f.field as KeptColumn, f.value as string[])) return undefined;
+    } else if (KEPT_COLUMNS.includes(f.field) && f.filter_type === 'exists') {
+      if (!keepKey(f.field as KeptColumn, [null])) return undefined;
     } else if (f.field === 'created_at' && f.filter_type === 'range' && Array.isArray(f.value) && f.value.length === 2) {
       const [from, to] = f.value as unknown[];
       const bound = (v: unknown): string | null | undefined => (v === null || v === undefined ? null : typeof v === 'string' ? (normalizeTs(v) ?? undefined) : undefined);
@@ -181,9 +231,12 @@ export function tallyOf(r: ResourceDef, req: SearchRequest, cte: string): DaySli
       return undefined;
     }
   }
-  // A status list alone is counted once on its covering index and kept; a time range is what
-  // makes a COUNT walk hundreds of thousands of index entries.
-  return slice.lower || slice.upper ? slice : undefined;
+  return slice;
+}
+
+/** A search's matches as a slice of the kept counts (sliceOfFilters), for its total. */
+export function tallyOf(r: ResourceDef, req: SearchRequest, cte: string): DaySlice | undefined {
+  return sliceOfFilters(r, req.filters, req.virtual_search.value, cte);
 }
 
 /** A plan over a condition compiled elsewhere (the public standard filters): every field. */

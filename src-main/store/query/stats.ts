@@ -1,6 +1,6 @@
 // Incident counts by status, by risk band and over time for a plan's matches (the console's
-// chips and charts). With no condition, or only a creation-time range, they come from the kept
-// per-day counts (aggregates.ts, read by days.ts: summed per bucket in SQL, so a year is a few
+// chips and charts). With no condition, or only a creation-time range and the owner or group
+// (one of them: its values, or none), they come from the kept per-day counts (aggregates.ts, read by days.ts: summed per bucket in SQL, so a year is a few
 // thousand kept rows folded into fifty weeks) plus the rows of the range's first and last day,
 // read through the created_at index; any other condition groups its matches. Either way the
 // answer is kept while the data has not changed.
@@ -9,7 +9,8 @@ import { INCIDENT_STATUSES, RISK_BANDS, riskBandSql } from '../../../src-shared/
 import { normalizeTs } from '../../../src-shared/time';
 import { VersionedCache } from '../data-version';
 import type { Store } from '../store';
-import { daysOf, spanOf, type DayCount, type DaySlice } from './days';
+import { KEPT_DIMENSIONS, type KeptColumn } from '../aggregates';
+import { daysOf, spanOf, type DayCount, type DaySlice, type KeyCondition } from './days';
 import { matchKey, type Plan } from './plan';
 import { materialise } from './run';
 
@@ -23,10 +24,11 @@ export interface IncidentStats {
   over_time: { bucket: string; status: string; risk: string; count: number }[];
 }
 
-/** Exclusive bounds on created_at, normalised to the stored form. */
+/** Exclusive bounds on created_at, normalised to the stored form, and an owner or group condition. */
 export interface CreatedRange {
   after?: string;
   before?: string;
+  key?: KeyCondition;
 }
 
 /** `auto` picks days for spans up to this many days, weeks up to AUTO_WEEK_DAYS, else months. */
@@ -35,14 +37,25 @@ const AUTO_WEEK_DAYS = 366;
 
 const DAY_ROWS = `SELECT substr(t.created_at, 1, 10) AS day, t.status AS status, ${riskBandSql('t.risklevel')} AS risk, COUNT(*) AS n FROM service_asset_findings t`;
 
+const KEPT_COLUMNS: readonly string[] = Object.keys(KEPT_DIMENSIONS);
+
 /**
- * The creation-time range when a query has no other condition (only `created_at` gt / lt, no
- * search); undefined otherwise. Values are checked by the compiler first.
+ * The creation-time range and owner or group condition when a query has no other condition
+ * (only `created_at` gt / lt, and `user_id` or `group_id` eq / in / isnull, one of the two
+ * columns; no search); undefined otherwise. Values are checked by the compiler first.
  */
 export function createdRange(q: StandardQuery): CreatedRange | undefined {
   if (q.search !== '') return undefined;
   const range: CreatedRange = {};
   for (const f of q.filters) {
+    if (KEPT_COLUMNS.includes(f.field) && (f.op === 'eq' || f.op === 'in' || f.op === 'isnull')) {
+      const column = f.field as KeptColumn;
+      if (range.key && range.key.column !== column) return undefined;
+      const values: (string | null)[] = f.op === 'isnull' ? [null] : f.op === 'eq' ? [f.values[0] ?? ''] : [...new Set(f.values)];
+      const was = range.key?.values;
+      range.key = { column, values: was ? was.filter((v) => values.includes(v)) : values };
+      continue;
+    }
     if (f.field !== 'created_at' || (f.op !== 'gt' && f.op !== 'lt')) return undefined;
     const ts = normalizeTs(f.values[0] ?? '');
     if (ts === null) return undefined;
@@ -58,6 +71,7 @@ function statsOfRange(store: Store, range: CreatedRange, requested: StatBucket |
     lower: range.after === undefined ? undefined : { ts: range.after, strict: true },
     upper: range.before === undefined ? undefined : { ts: range.before, strict: true },
     statuses: null,
+    key: range.key,
   };
   let bucket: StatBucket;
   if (requested === 'auto') {

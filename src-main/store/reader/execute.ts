@@ -1,7 +1,9 @@
-// A read task and how it runs: a compiled plan (or the stats of one) executed on a Store and
+// A read task and how it runs: a compiled plan (or the stats of one, or a grouping) executed on a Store and
 // answered as the route's JSON text. The same code runs in this thread (an in-memory database,
 // or readers switched off) and in a reader thread (reader.ts).
 import { ApiError } from '../../../src-shared/errors';
+import { getResource } from '../../../src-shared/resources/index';
+import type { SearchFilter } from '../../../src-shared/schemas/search';
 import type { Plan } from '../query/plan';
 import { runPlan } from '../query/run';
 import { incidentStats, type CreatedRange, type StatBucket } from '../query/stats';
@@ -16,7 +18,9 @@ export type ReadTask =
       /** front_link of each public record: prefix + id + suffix. */
       link?: { prefix: string; suffix: string };
     }
-  | { kind: 'stats'; plan: Plan; bucket: StatBucket | 'auto'; range: CreatedRange | undefined };
+  | { kind: 'stats'; plan: Plan; bucket: StatBucket | 'auto'; range: CreatedRange | undefined }
+  /** The group operation of a registry resource (its filters validated by the store). */
+  | { kind: 'group'; resource: string; field: string | undefined; filters: SearchFilter[] };
 
 /**
  * Runs a task and answers the JSON text of its answer. `version` is the data version the task
@@ -24,6 +28,7 @@ export type ReadTask =
  */
 export function executeRead(store: Store, task: ReadTask, version: string | null = store.version()): string {
   if (task.kind === 'stats') return JSON.stringify(incidentStats(store, task.plan, task.bucket, task.range, version));
+  if (task.kind === 'group') return JSON.stringify(store.group(getResource(task.resource), task.field, task.filters));
   const { items, total } = runPlan(store, task.plan, { version });
   if (task.shape === 'items') return JSON.stringify({ items, total });
   const link = task.link;

@@ -191,6 +191,24 @@ async function newest(view: string, instance: string, q: IncidentQuery, after: s
 }
 
 /**
+ * The mark of one instance's view read from the rows in hand, when they hold it: the list is
+ * sorted newest first and nothing is held back, so its first row is the newest match (none when
+ * it has no rows). undefined: ask the instance.
+ */
+function markFromFirstPage(view: string, q: IncidentQuery): string | null | undefined {
+  if (view === 'all' || useTriage.getState().hold[view]) return undefined;
+  const [sort, ...more] = q.sorting;
+  if (!sort || more.length || sort.id !== 'created_at' || !sort.desc) return undefined;
+  const source = cachedSource(view);
+  if (!source || !source.key.includes(`|${queryKey(q)}|`)) return undefined;
+  const st = source.state();
+  if (st.error || st.total === null) return undefined;
+  if (st.total === 0) return null;
+  const top = source.row(0)?.created_at;
+  return typeof top === 'string' ? top : undefined;
+}
+
+/**
  * The live list: on its interval, asks each instance whether incidents matching the view arrived
  * since it was read. None: the list refreshes itself (rows, total, chips, charts; the selection,
  * the focus and the open incident stay). Some: they are announced and held back (the rows do
@@ -208,6 +226,11 @@ export function useLiveList(view: string, q: IncidentQuery, answered: boolean): 
   // rows on screen are asked first.
   useEffect(() => {
     if (!api || marks || !answered) return;
+    const first = markFromFirstPage(view, qRef.current);
+    if (first !== undefined) {
+      useTriage.getState().setMarks(view, { [view]: first });
+      return;
+    }
     const ctl = new AbortController();
     const tags = instancesOf(view, useInstances.getState());
     Promise.all(tags.map(async (t) => [t.id, (await newest(view, t.id, qRef.current, null, ctl.signal)).mark] as const)).then(

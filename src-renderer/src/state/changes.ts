@@ -3,14 +3,16 @@
 // nothing at all (no status-change rows, no acknowledged or reopened dates). Then it is sent in
 // chunks through mass_update (which runs the status-change side effects per incident), with
 // progress, per-incident failures and Cancel. A status change may carry a reason and a comment:
-// they become a message linked to each new status-change row. A change already sent can be
+// they become a message linked to each new status-change row, in the same operation (the typed
+// client's incidents.setStatus: one request on a local instance; on a remote platform, the rows
+// it made are read before and after, never guessed from this machine's clock). A change already sent can be
 // reverted: each incident gets its previous value back, as a new change.
 import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
 import { ApiFailure } from '../api/client';
-import { massCreate, massUpdate, search } from '../api/radar';
+import { massUpdate } from '../api/radar';
+import type { IncidentStatus } from '../../../src-shared/resources/fields';
 import { patchIncidentRows } from '../data/listCache';
-import { emptySearch } from '../../../src-shared/schemas/search';
 import { targetOf } from './instances';
 import { useSession } from './session';
 import { useTriage, type RowRef } from './triage';
@@ -151,9 +153,12 @@ async function send(
           result.notSent.push(...chunk);
           continue;
         }
-        const sentAt = new Date(Date.now() - 1000).toISOString();
         try {
-          const res = await massUpdate(api, targetOf(instance), 'service_asset_findings', chunk.map((r) => r.id), CHANGE_FIELD[kind], g.value);
+          // A status goes with its reason in one operation (the typed client's setStatus).
+          const res =
+            kind === 'status'
+              ? await setStatus(api, instance, chunk, String(g.value), note)
+              : await massUpdate(api, targetOf(instance), 'service_asset_findings', chunk.map((r) => r.id), CHANGE_FIELD[kind], g.value);
           const codes = new Map(res.map((x) => [x.id.toLowerCase(), x.error_code]));
           const ok: RowRef[] = [];
           for (const r of chunk) {
@@ -162,7 +167,6 @@ async function send(
             else result.failed.push({ ref: r, code, reason: reasonOf(code) });
           }
           result.ok += ok.length;
-          if (note && kind === 'status' && ok.length) await writeNotes(instance, ok, String(g.value), note, sentAt);
         } catch (e) {
           for (const r of chunk) result.failed.push({ ref: r, code: -1, reason: reasonOf(-1, e) });
         }
@@ -174,35 +178,12 @@ async function send(
   return result;
 }
 
-/** The reason and comment of a status change, as a message linked to each new status-change row. */
-async function writeNotes(instance: string, refs: RowRef[], status: string, note: ChangeNote, since: string): Promise<void> {
-  const api = useSession.getState().api!;
-  const target = targetOf(instance);
-  const changes = await search(api, target, 'service_asset_finding_status_changes', {
-    ...emptySearch(refs.length * 4),
-    include_fields: ['id', 'service_asset_finding_id', 'created_at'],
-    filters: [
-      { field: 'service_asset_finding_id', filter_type: 'intersection', value: refs.map((r) => r.id) },
-      { field: 'status', filter_type: 'equal', value: status },
-      { field: 'created_at', filter_type: 'range', value: [since.replace(/Z$/, '000Z').replace(/\.(\d{3})000Z$/, '.$1000Z'), null] },
-    ],
-    ordering: [{ field: 'created_at', direction: 'desc' }],
-  });
-  const newest = new Map<string, string>();
-  for (const c of changes.items) {
-    const inc = String(c.service_asset_finding_id);
-    if (!newest.has(inc)) newest.set(inc, c.id);
-  }
-  const sender = useSession.getState().me?.id ?? null;
-  const items = refs.map((r) => ({
-    subject: note.subject,
-    body: note.body,
-    service_asset_finding_id: r.id,
-    service_asset_finding_status_change_id: newest.get(r.id) ?? null,
-    automated: false,
-    sender_id: sender,
-  }));
-  await massCreate(api, target, 'messages', items);
+/** A status with its reason (a message linked to each new status-change row), one chunk of one instance. */
+async function setStatus(api: NonNullable<ReturnType<typeof useSession.getState>['api']>, instance: string, refs: RowRef[], status: string, note: ChangeNote | undefined) {
+  const before = new Map(refs.map((r) => [r.id.toLowerCase(), r.status]));
+  const senderId = useSession.getState().me?.id ?? null;
+  const answer = await api.run(undefined, undefined, () => api.on(targetOf(instance)).incidents.setStatus(refs.map((r) => r.id), status as IncidentStatus, note, { before, senderId }));
+  return answer.results;
 }
 
 export const useChanges = create<ChangesState>((set, get) => {

@@ -1,9 +1,12 @@
-// Writing imported records: one transaction per import (per page for a snapshot), the rows
-// written through prepared statements inside it. Records are upserted by id:
+// The bulk mode of the store's write path: imports, snapshots and pulls write records through
+// it, one transaction per import (per page for a snapshot or a pull), the rows written through
+// prepared statements inside it. The same pieces as every write (field checks by the caller
+// through write/checks.ts, declaration hooks, encoding and defaults, sequences, constraint
+// mapping, link SQL, the outbox rule of its source); what makes it fast is how it writes:
 //
 // - a new record is a plain INSERT (the fast path); an INSERT refused by a UNIQUE constraint goes
 //   the slow path, which tells a new record from a record already in the database (updated when
-//   its content differs, untouched when equal) and from a record already written by this import
+//   its content differs, untouched when equal) and from a record already written by this batch
 //   (an identical copy is counted as repeated; a different one is a duplicate id, refused);
 // - references are checked once, at the end, set-wise: the connection's per-row foreign-key
 //   probes are off for the transaction, and before COMMIT every distinct value of every
@@ -11,27 +14,33 @@
 //   looked up in its target. So files and kinds may come in any order and a reference may point
 //   at a record further on. Optional references (declared `on delete set null`: the link may
 //   lose its target) that resolve nowhere are cleared, as deleting the target would, and
-//   counted; any other unresolved reference refuses the import and everything is rolled back;
+//   counted; any other unresolved reference refuses the batch and everything is rolled back;
 // - the search index: each touched table's AFTER INSERT trigger is dropped for the transaction
-//   and the new rows (rowid above the table's maximum before the import) are indexed in bulk at
+//   and the new rows (rowid above the table's maximum before the batch) are indexed in bulk at
 //   the end with INSERT ... SELECT, then the trigger is put back. Rows that existed before are
-//   updated with their UPDATE trigger in place; rows written by this import are never updated,
+//   updated with their UPDATE trigger in place; rows written by this batch are never updated,
 //   so the bulk pass indexes each exactly once (with bulk settings of the FTS5 table, put back
 //   after). An empty table's secondary indexes are likewise made once at the end. Any failure
 //   rolls the DDL back with the data.
+//
+// Refusals are data (WriteRefusal, MissingReferences, BulkCancelled): the caller words them.
 import type Database from 'better-sqlite3';
-import crypto from 'node:crypto';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { ApiError } from '../../src-shared/errors';
-import { getResource, type RelationDef } from '../../src-shared/resources/index';
-import { nowTs } from '../../src-shared/time';
-import { isBusy, openDatabase, type Db } from '../store/db';
-import { ftsTable, searchableFields } from '../store/ddl';
-import { beginChange, isTracked, type TrackedChange } from '../store/outbox';
-import { placeholders, q } from '../store/sql';
-import { Store } from '../store/store';
-import { CancelledError, TransferError, type Where } from './errors';
-import { checkField, fastTs, FieldInvalid, ID_RE, isMasked, missingReferencesMessage, planOf, type ImportInvocation, type KindPlan, type MissingReference } from './validate';
+import { ApiError } from '../../../src-shared/errors';
+import { getResource, type ResourceDef } from '../../../src-shared/resources/index';
+import { nowTs } from '../../../src-shared/time';
+import type { WriteSource } from '../api';
+import { encodeValue } from '../codec';
+import type { Db } from '../db';
+import { ftsTable, searchableFields } from '../ddl';
+import { RemoteVersions } from '../origin';
+import { isTracked, OutboxBatch } from '../outbox';
+import { placeholders, q } from '../sql';
+import type { Store } from '../store';
+import { columnPlanOf, type ColumnsPlan } from './checks';
+import { parseConstraint } from './constraints';
+import { manyToManySql } from './links';
+import { highestSql } from './sequences';
 
 export interface Counts {
   inserted: number;
@@ -40,52 +49,67 @@ export interface Counts {
   repeated: number;
 }
 
-export interface SessionOptions {
-  /** Skip fields the registry does not know (counted in ignoredFields) instead of refusing. */
-  ignoreUnknown?: boolean;
+export interface BulkOptions {
+  /** `import`: records read from files; `origin`: records as a snapshot's origin has them. */
+  source: Extract<WriteSource, 'import' | 'origin'>;
+  /**
+   * An import into a snapshot: the records created or changed are recorded as changes to push
+   * (its outbox), as every write of a client is. Rows are then written one by one.
+   */
+  record?: boolean;
   /** Refuse unresolved optional references too, instead of clearing them. */
   strictReferences?: boolean;
-  /** SQLite page cache of the import connection, in KiB. */
-  cacheKiB?: number;
-  /**
-   * Into a snapshot: record the records created or changed as changes to push (its outbox), as
-   * the store's write path does. Rows are then written one by one.
-   */
-  recordChanges?: boolean;
-  /** How the import was asked for (its refusals suggest commands to run as printed). */
-  invocation?: ImportInvocation;
 }
 
-/** The outbox entries of an import that records its changes, written just before it commits. */
-interface ChangeLog {
-  store: Store;
-  /** Records that existed before the import, their values before it taken. */
-  updates: Map<string, TrackedChange>;
-  /** Records the import created, with the link lists it set on them. */
-  creates: Map<string, { r: KindPlan['r']; id: string; relations: Set<string> }>;
+/** A record or value the bulk write refuses; `loc` is the caller's place of the record. */
+export class WriteRefusal extends Error {
+  constructor(
+    message: string,
+    readonly loc?: unknown,
+    readonly id?: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'WriteRefusal';
+  }
+}
+
+/** A reference of written records that resolves neither in the batch nor in the database. */
+export interface MissingReference {
+  /** The resource referred to (findings). */
+  kind: string;
+  /** The resource and field that refer to it (service_asset_findings.finding_id). */
+  from: string;
+  field: string;
+  /** One value that does not resolve, and a record holding it. */
+  value: unknown;
+  id?: string;
+  /** How many distinct values do not resolve. */
+  ids: number;
+  /** An optional reference, refused only because of strictReferences. */
+  optional: boolean;
+}
+
+/** The batch refers to records it does not hold: nothing is written. */
+export class MissingReferences extends Error {
+  constructor(readonly list: MissingReference[]) {
+    super(`${JSON.stringify(list[0]?.value)} refers to a missing ${list[0]?.kind} record`);
+    this.name = 'MissingReferences';
+  }
+}
+
+/** The commit was cancelled through its signal: nothing is written. */
+export class BulkCancelled extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'BulkCancelled';
+  }
 }
 
 type Statement = Database.Statement<unknown[], unknown>;
 
-/** Where a record is, worked out only when a message needs it. */
-export interface At {
-  where(): Where;
-}
-
-export const at = (w: Where): At => ({ where: () => w });
-
-/** The place of a record nested in another (`objects[3].occurrences[0]`). */
-function nestedAt(parent: At, name: string): At {
-  return {
-    where: () => {
-      const w = parent.where();
-      return { ...w, record: `${w.record ?? (w.line !== undefined ? `line ${w.line}` : '')}.${name}` };
-    },
-  };
-}
-
 interface TableState {
-  plan: KindPlan;
+  plan: ColumnsPlan;
   table: string;
   /** id, the stored fields, created_at, updated_at. */
   cols: string[];
@@ -99,7 +123,8 @@ interface TableState {
   seq: number | null;
   flat: unknown[];
   present: Uint8Array;
-  wheres: At[];
+  /** The caller's place of each queued record. */
+  locs: unknown[];
   n: number;
   stmts: Map<number, Statement>;
   selectById: Statement;
@@ -113,30 +138,16 @@ const FTS_BULK_HASHSIZE = 16 * 1024 * 1024;
 /** FTS5's own defaults, put back when a table had no setting of its own. */
 const FTS5_DEFAULTS = { automerge: 4, hashsize: 1024 * 1024 } as const;
 /**
- * Page cache of the import connection: bounded memory whatever the size of the import (96 MiB
- * measured no faster on 1,000,000 incidents).
- */
-const DEFAULT_CACHE_KIB = 32 * 1024;
-/**
  * Rows per INSERT. Measured on 100,000 incidents: one row per statement is the fastest
  * (4.8 s against 5.4 s for 16 and 7.1 s for 100 rows per VALUES list).
  */
 const ROWS_PER_STATEMENT = 1;
 const MAX_PARAMS = 30_000;
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function constraintCode(e: unknown): string | null {
-  const code = (e as { code?: string }).code ?? '';
-  return code.startsWith('SQLITE_CONSTRAINT') ? code : null;
-}
-
-export class ImportSession {
+export class BulkWrite {
   readonly db: Db;
-  readonly created: boolean;
   private readonly states = new Map<string, TableState>();
-  private readonly links = new Set<string>();
-  private readonly nestedSeen = new Map<string, string>();
+  private readonly linkTables = new Set<string>();
   private readonly linkStmts = new Map<string, [Statement, Statement]>();
   private seenGet: Statement | null = null;
   private seenAdd: Statement | null = null;
@@ -145,28 +156,21 @@ export class ImportSession {
   committed = false;
   private now = nowTs();
   counts: Record<string, Counts> = {};
-  records = 0;
   linkLists = 0;
-  generatedIds = 0;
-  ignoredFields: Record<string, number> = {};
   clearedReferences: Record<string, number> = {};
   /** recordChanges: the entries of the outbox once the import's changes are in it. */
   outboxEntries: number | null = null;
-  private changes: ChangeLog | null = null;
+  private changes: OutboxBatch | null = null;
+  /** Source origin: the origin's version of each record written (sync_remote), by the path itself. */
+  private versions: RemoteVersions | null = null;
 
   constructor(
-    readonly file: string,
-    private readonly opts: SessionOptions = {},
+    private readonly store: Store,
+    private readonly opts: BulkOptions,
+    /** The database was made for this batch: pages go straight to the file, WAL again at close. */
+    private readonly created: boolean,
   ) {
-    const { db, created } = openDatabase(file, { busyTimeoutMs: 5000 });
-    this.db = db;
-    this.created = created;
-    db.pragma(`cache_size = -${Math.round(opts.cacheKiB ?? DEFAULT_CACHE_KIB)}`);
-    // A database made for this import has no other reader: pages are written once, straight
-    // to the file (a rollback journal holds the few pages that existed), not to the log and
-    // again at a checkpoint. WAL again once done (close()).
-    if (created) db.pragma('journal_mode = DELETE');
-    db.exec('CREATE TEMP TABLE IF NOT EXISTS import_seen (t TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (t, id)) WITHOUT ROWID');
+    this.db = store.db;
   }
 
   begin(): void {
@@ -175,36 +179,32 @@ export class ImportSession {
       this.db.exec('BEGIN IMMEDIATE');
     } catch (e) {
       this.db.pragma('foreign_keys = ON');
-      if (isBusy(e)) {
-        throw new TransferError(`${this.file} is busy: another import or a long write holds it; try again when it has finished`, {}, 503);
-      }
       throw e;
     }
     this.inTx = true;
     this.changes = null;
-    if (this.opts.recordChanges) {
-      const store = new Store(this.db);
-      if (!isTracked(store)) {
+    if (this.opts.record) {
+      if (!isTracked(this.store)) {
         this.rollback();
-        throw new TransferError(`${this.file} is not a snapshot of a platform: it has no outbox to record the import's changes in`);
+        throw new WriteRefusal(`${this.db.name} is not a snapshot of a platform: it has no outbox to record the import's changes in`);
       }
-      this.changes = { store, updates: new Map(), creates: new Map() };
+      this.changes = new OutboxBatch(this.store, { source: this.opts.source, record: true });
     }
     this.db.exec('DELETE FROM temp.import_seen');
     this.states.clear();
-    this.links.clear();
-    this.nestedSeen.clear();
+    this.linkTables.clear();
     this.linkStmts.clear();
     this.seenGet = this.db.prepare('SELECT 1 FROM temp.import_seen WHERE t = ? AND id = ?');
     this.seenAdd = this.db.prepare('INSERT INTO temp.import_seen (t, id) VALUES (?, ?)');
+    this.versions = this.opts.source === 'origin' ? new RemoteVersions(this.db) : null;
     this.now = nowTs();
   }
 
-  private countsOf(name: string): Counts {
+  countsOf(name: string): Counts {
     return (this.counts[name] ??= { inserted: 0, updated: 0, unchanged: 0, repeated: 0 });
   }
 
-  private state(plan: KindPlan): TableState {
+  private state(plan: ColumnsPlan): TableState {
     let s = this.states.get(plan.r.name);
     if (s) return s;
     const r = plan.r;
@@ -245,7 +245,7 @@ export class ImportSession {
       seq: null,
       flat: new Array(rowsPerStmt * width),
       present: new Uint8Array(rowsPerStmt * width),
-      wheres: new Array(rowsPerStmt),
+      locs: new Array(rowsPerStmt),
       n: 0,
       stmts: new Map(),
       selectById: this.db.prepare(`SELECT _rid, ${cols.map(q).join(', ')} FROM ${q(table)} WHERE id = ?`).raw(true),
@@ -265,165 +265,24 @@ export class ImportSession {
     return st;
   }
 
-  // ------------------------------------------------------------------------------ records
-
   /**
-   * Checks a record of `plan`'s resource and queues it; nested records (loaded relations: the
-   * public incident's service_asset and occurrences, v2 `relations`) are imported with it.
+   * Writes (queues) one record of `r` whose values the caller checked (write/checks.ts): the
+   * declaration's hook, encoding and defaults, the sequence, then the fast INSERT or the slow
+   * upsert. `loc` is the caller's place of the record, handed back in a refusal.
    */
-  add(plan: KindPlan, rec: Record<string, unknown>, loc: At): string {
-    const r = plan.r;
-    this.records++;
-    let id: string;
-    const rawId = rec.id;
-    if (rawId === undefined || rawId === null) {
-      id = crypto.randomUUID();
-      this.generatedIds++;
-    } else if (typeof rawId === 'string' && ID_RE.test(rawId)) {
-      id = rawId.toLowerCase();
-    } else {
-      throw new TransferError('id should be uuid format', { ...loc.where(), field: 'id' });
-    }
-    const w = (field?: string): Where => ({ ...loc.where(), id, ...(field ? { field } : {}) });
-    const vals: Record<string, unknown> = {};
-    let createdAt: string | null = null;
-    let updatedAt: string | null = null;
-    let nested: [string, RelationDef, unknown][] | null = null;
-    let relIds: Record<string, unknown> | null = null;
-    for (const key in rec) {
-      const v = rec[key];
-      const ci = plan.index.get(key);
-      if (ci !== undefined) {
-        const col = plan.columns[ci]!;
-        if (v === undefined || isMasked(col, v)) continue;
-        try {
-          vals[key] = checkField(plan, col, v);
-        } catch (e) {
-          if (e instanceof FieldInvalid) throw new TransferError(e.message, w(key));
-          throw e;
-        }
-        continue;
-      }
-      switch (key) {
-        case 'id':
-          continue;
-        case 'created_at':
-        case 'updated_at': {
-          if (v === null || v === undefined) continue;
-          const t = typeof v === 'string' ? fastTs(v) : null;
-          if (t === null) throw new TransferError('expected an ISO 8601 timestamp', w(key));
-          if (key === 'created_at') createdAt = t;
-          else updatedAt = t;
-          continue;
-        }
-        case '_relations':
-          if (v === null || v === undefined) continue;
-          if (!isPlainObject(v)) throw new TransferError('_relations should be an object of id lists', w(key));
-          relIds = v;
-          continue;
-        default:
-          break;
-      }
-      const rel = plan.relations.get(key);
-      if (rel) {
-        // The public incident's `last_occurrence` is a computed time, the v2 one a loaded relation.
-        if (plan.computed.has(key) && (typeof v !== 'object' || v === null)) continue;
-        if (v !== null && v !== undefined) (nested ??= []).push([key, rel, v]);
-        continue;
-      }
-      if (plan.computed.has(key)) continue;
-      if (this.opts.ignoreUnknown) {
-        const k = `${r.name}.${key}`;
-        this.ignoredFields[k] = (this.ignoredFields[k] ?? 0) + 1;
-        continue;
-      }
-      throw new TransferError(`unknown field for ${r.name}`, w(key));
-    }
-    for (const name of plan.required) {
-      if (!(name in vals)) throw new TransferError(`${name} is required`, w(name));
-    }
+  put(r: ResourceDef, id: string, vals: Record<string, unknown>, createdAt: string | null, updatedAt: string | null, loc: unknown): void {
     if (r.hooks?.beforeWrite) {
       try {
         r.hooks.beforeWrite(vals, { op: 'create' });
       } catch (e) {
-        if (e instanceof ApiError) throw new TransferError(e.message, w());
+        if (e instanceof ApiError) throw new WriteRefusal(e.message, loc, id);
         throw e;
       }
     }
-    // One-to-one relations loaded in the record: the related record is imported and referenced.
-    const later: [string, RelationDef, unknown][] = [];
-    if (nested) {
-      for (const [name, rel, v] of nested) {
-        if (rel.kind !== 'belongsTo') {
-          later.push([name, rel, v]);
-          continue;
-        }
-        if (!isPlainObject(v)) throw new TransferError(`expected the related ${rel.target} record (an object)`, w(name));
-        const childAt = nestedAt(loc, name);
-        const childId = this.addNested(planOf(getResource(rel.target)), v, childAt);
-        const fk = vals[rel.fk];
-        if (fk === undefined || fk === null) vals[rel.fk] = childId;
-        else if (fk !== childId) throw new TransferError(`${rel.fk} ${String(fk)} is not the id of the ${name} given with it (${childId})`, w(rel.fk));
-      }
-    }
-    this.queue(plan, id, vals, createdAt, updatedAt, loc);
-    // Has-many and many-to-many relations loaded in the record.
-    const linkLists = new Map<string, string[]>();
-    for (const [name, rel, v] of later) {
-      if (!Array.isArray(v)) throw new TransferError(`expected a list of related ${rel.target} records`, w(name));
-      const target = planOf(getResource(rel.target));
-      const ids: string[] = [];
-      v.forEach((child, i) => {
-        if (!isPlainObject(child)) throw new TransferError(`expected a related ${rel.target} record (an object)`, w(`${name}[${i}]`));
-        const childAt = nestedAt(loc, `${name}[${i}]`);
-        if (rel.kind === 'hasMany') {
-          const fk = child[rel.fk];
-          if (fk === undefined || fk === null) child = { ...child, [rel.fk]: id };
-          else if (typeof fk !== 'string' || fk.toLowerCase() !== id) {
-            throw new TransferError(`${rel.fk} should be the id of the record it is listed in (${id})`, { ...childAt.where(), field: rel.fk });
-          }
-          this.add(target, child, childAt);
-        } else {
-          ids.push(this.addNested(target, child, childAt));
-        }
-      });
-      if (rel.kind === 'manyToMany') linkLists.set(name, ids);
-    }
-    if (relIds) {
-      for (const [name, list] of Object.entries(relIds)) {
-        const rel = plan.relations.get(name);
-        if (!rel || rel.kind === 'belongsTo') throw new TransferError(`unknown relation in _relations: ${name}`, w('_relations'));
-        if (rel.kind === 'hasMany') continue; // the related records carry their own reference
-        if (!Array.isArray(list) || list.some((x) => typeof x !== 'string' || !ID_RE.test(x))) {
-          throw new TransferError(`_relations.${name} should be a list of uuids`, w('_relations'));
-        }
-        linkLists.set(name, (list as string[]).map((x) => x.toLowerCase()));
-      }
-    }
-    for (const [name, ids] of linkLists) this.setLinks(plan, id, name, ids);
-    return id;
-  }
-
-  /** A record met inside another; identical repeats (an asset in many incidents) are skipped early. */
-  private addNested(plan: KindPlan, rec: Record<string, unknown>, where: At): string {
-    const rawId = rec.id;
-    if (typeof rawId === 'string' && ID_RE.test(rawId)) {
-      const key = `${plan.r.name}:${rawId.toLowerCase()}`;
-      const sig = JSON.stringify(rec);
-      const seen = this.nestedSeen.get(key);
-      if (seen === sig) {
-        this.records++;
-        this.countsOf(plan.r.name).repeated++;
-        return rawId.toLowerCase();
-      }
-      if (this.nestedSeen.size >= 50_000) this.nestedSeen.delete(this.nestedSeen.keys().next().value!);
-      if (seen === undefined) this.nestedSeen.set(key, sig);
-    }
-    return this.add(plan, rec, where);
-  }
-
-  private queue(plan: KindPlan, id: string, vals: Record<string, unknown>, createdAt: string | null, updatedAt: string | null, where: At): void {
+    const plan = columnPlanOf(r);
     const s = this.state(plan);
+    // From the origin: its version of the record, in the same transaction as the record.
+    if (this.versions && updatedAt !== null) this.versions.seen(r.name, { id, updated_at: updatedAt });
     const base = s.n * s.width;
     const flat = s.flat;
     const present = s.present;
@@ -438,14 +297,14 @@ export class ImportSession {
         flat[at] = col.insertDefault;
         present[at] = 0;
       } else {
-        flat[at] = v === null ? null : col.def.kind === 'bool' ? (v ? 1 : 0) : col.def.kind === 'json' ? JSON.stringify(v) : v;
+        flat[at] = encodeValue(col.def.kind, v);
         present[at] = 1;
       }
     }
     if (plan.sequence) {
       const si = base + 1 + plan.index.get(plan.sequence)!;
       if (s.seq === null) {
-        s.seq = (this.db.prepare(`SELECT COALESCE(MAX(${q(plan.sequence)}), 0) AS n FROM ${q(s.table)}`).get() as { n: number }).n;
+        s.seq = (this.db.prepare(highestSql(plan.r, plan.sequence)).get() as { n: number }).n;
       }
       const v = flat[si];
       if (typeof v === 'number') {
@@ -458,8 +317,7 @@ export class ImportSession {
     present[base + s.width - 2] = createdAt === null ? 0 : 1;
     flat[base + s.width - 1] = updatedAt ?? createdAt ?? this.now;
     present[base + s.width - 1] = updatedAt === null ? 0 : 1;
-    // Batches of one are written at once, while the reader's position is still current.
-    s.wheres[s.n] = s.rowsPerStmt === 1 ? where : at(where.where());
+    s.locs[s.n] = loc;
     if (++s.n === s.rowsPerStmt) this.flush(s);
   }
 
@@ -476,7 +334,7 @@ export class ImportSession {
       this.insertStmt(s, n).run(params);
       this.countsOf(s.plan.r.name).inserted += n;
     } catch (e) {
-      if (!constraintCode(e)) throw e;
+      if (!parseConstraint(e)) throw e;
       for (let i = 0; i < n; i++) this.slowRow(s, i);
     }
     s.n = 0;
@@ -486,7 +344,7 @@ export class ImportSession {
   private slowRow(s: TableState, i: number): void {
     const row = s.flat.slice(i * s.width, (i + 1) * s.width);
     const present = s.present.subarray(i * s.width, (i + 1) * s.width);
-    const where = { ...s.wheres[i]!.where(), id: s.flat[i * s.width] as string };
+    const loc = s.locs[i];
     const id = row[0] as string;
     const name = s.plan.r.name;
     const existing = s.selectById.get(id) as unknown[] | undefined;
@@ -495,9 +353,9 @@ export class ImportSession {
         this.insertStmt(s, 1).run(row);
         this.countsOf(name).inserted++;
       } catch (e) {
-        throw this.constraintError(s, e, row, where);
+        throw this.constraintError(s, e, row, loc, id);
       }
-      this.changes?.creates.set(`${name}:${id}`, { r: s.plan.r, id, relations: new Set() });
+      this.changes?.created(s.plan.r, id);
       return;
     }
     let differs: string | null = null;
@@ -514,7 +372,7 @@ export class ImportSession {
         this.countsOf(name).repeated++;
         return;
       }
-      throw new TransferError(`duplicate id: this ${name} record appeared earlier in the import with different content (first difference: ${differs})`, { ...where, field: differs });
+      throw new WriteRefusal(`duplicate id: this ${name} record appeared earlier in the import with different content (first difference: ${differs})`, loc, id, differs);
     }
     this.seenAdd!.run(s.table, id);
     if (differs === null) {
@@ -536,7 +394,7 @@ export class ImportSession {
     try {
       st.run([...params, id]);
     } catch (e) {
-      throw this.constraintError(s, e, row, where);
+      throw this.constraintError(s, e, row, loc, id);
     }
     this.countsOf(name).updated++;
     // A record that differs only in optional references the database holds cleared (their
@@ -550,79 +408,51 @@ export class ImportSession {
   private maybeUnchanged: { s: TableState; id: string; cols: string[] }[] = [];
 
   /** An optional reference: cleared (not refused) when its target is missing. */
-  private clearable(plan: KindPlan, column: string): boolean {
+  private clearable(plan: ColumnsPlan, column: string): boolean {
     const d = plan.columns.find((c) => c.name === column)?.def;
     return !!d?.ref && !d.notNull && (d.onDelete ?? 'set null') === 'set null' && !this.opts.strictReferences;
   }
 
-  private constraintError(s: TableState, e: unknown, row: unknown[], where: Where): Error {
-    if (!constraintCode(e)) return e as Error;
-    const msg = (e as Error).message;
-    const unique = /UNIQUE constraint failed: ([^\s]+)/.exec(msg);
-    if (unique) {
-      const field = unique[1]!.split(',')[0]!.split('.').pop()!;
+  private constraintError(s: TableState, e: unknown, row: unknown[], loc: unknown, id: string): Error {
+    const v = parseConstraint(e);
+    if (!v) return e as Error;
+    const field = v.fields[0];
+    if (v.kind === 'unique' && field) {
       const j = s.cols.indexOf(field);
-      return new TransferError(`${field} ${j >= 0 ? JSON.stringify(row[j]) : ''} is already used by another ${s.plan.r.name} record`, { ...where, field });
+      return new WriteRefusal(`${field} ${j >= 0 ? JSON.stringify(row[j]) : ''} is already used by another ${s.plan.r.name} record`, loc, id, field);
     }
-    const notNull = /NOT NULL constraint failed: ([^\s]+)/.exec(msg);
-    if (notNull) {
-      const field = notNull[1]!.split('.').pop()!;
-      return new TransferError(`${field} is required`, { ...where, field });
-    }
-    return new TransferError(msg, where);
+    if (v.kind === 'notNull' && field) return new WriteRefusal(`${field} is required`, loc, id, field);
+    return new WriteRefusal(v.message, loc, id);
   }
 
-  /**
-   * Recording changes: takes the values of a record that existed before the import, before its
-   * first write by it (fields set by the import, link lists); the entries are written at commit.
-   */
-  private trackUpdate(r: KindPlan['r'], id: string, columns: readonly string[], relation?: string): void {
-    const c = this.changes;
-    if (!c) return;
-    const key = `${r.name}:${id}`;
-    const created = c.creates.get(key);
-    if (created) {
-      if (relation) created.relations.add(relation);
-      return;
-    }
-    if (c.updates.has(key)) return;
-    const fields = columns.filter((n) => r.fields[n] && n !== 'updated_at' && n !== 'created_at');
-    // All the record's link lists: a later link list of the same record is then compared too.
-    const relations = Object.entries(r.relations ?? {})
-      .filter(([, rel]) => rel.kind === 'manyToMany')
-      .map(([n]) => n);
-    const change = beginChange(c.store, r, 'update', id, {}, relation ? Object.keys(r.fields) : fields, relations);
-    if (change) c.updates.set(key, change);
+  /** Recording changes: the values of a record that existed before the import, at its first write by it. */
+  private trackUpdate(r: ResourceDef, id: string, columns: readonly string[], relation?: string): void {
+    this.changes?.changing(r, id, columns, relation);
   }
 
   /** Recording changes: the outbox entries of every record created or changed, as they are now. */
   private recordChanges(): void {
-    const c = this.changes;
-    if (!c) return;
-    for (const change of c.updates.values()) change.done();
-    for (const { r, id, relations } of c.creates.values()) beginChange(c.store, r, 'create', id, {}, [], [...relations])?.done();
-    this.outboxEntries = (c.store.get1<{ n: number }>('SELECT COUNT(*) AS n FROM sync_outbox') ?? { n: 0 }).n;
+    if (!this.changes) return;
+    this.outboxEntries = this.changes.done();
     this.changes = null;
   }
 
   /** Makes the record's links of a many-to-many relation equal to `ids` (spec: _relations). */
-  private setLinks(plan: KindPlan, id: string, name: string, ids: string[]): void {
-    const rel = plan.relations.get(name)!;
-    if (rel.kind !== 'manyToMany') return;
-    this.trackUpdate(plan.r, id, [], name);
+  links(r: ResourceDef, id: string, name: string, ids: string[]): void {
+    const rel = r.relations?.[name];
+    if (rel?.kind !== 'manyToMany') return;
+    this.trackUpdate(r, id, [], name);
     const json = JSON.stringify([...new Set(ids)]);
     const key = `${rel.link}:${rel.self}`;
     let st = this.linkStmts.get(key);
     if (!st) {
-      st = [
-        this.db.prepare(`DELETE FROM ${q(rel.link)} WHERE ${q(rel.self)} = ? AND ${q(rel.other)} NOT IN (SELECT value FROM json_each(?))`),
-        this.db.prepare(`INSERT OR IGNORE INTO ${q(rel.link)} (${q(rel.self)}, ${q(rel.other)}) SELECT ?, value FROM json_each(?)`),
-      ];
+      const [remove, add] = manyToManySql(rel);
+      st = [this.db.prepare(remove), this.db.prepare(add)];
       this.linkStmts.set(key, st);
     }
     st[0].run(id, json);
     st[1].run(id, json);
-    this.links.add(rel.link);
+    this.linkTables.add(rel.link);
     this.linkLists++;
   }
 
@@ -643,7 +473,7 @@ export class ImportSession {
       if (!s.indexes.length) continue;
       opts.onPhase?.('indexing', 0, 0);
       for (const ix of s.indexes) {
-        if (opts.signal?.aborted) throw new CancelledError();
+        if (opts.signal?.aborted) throw new BulkCancelled();
         this.db.exec(ix.sql);
         await yieldToLoop();
       }
@@ -667,7 +497,7 @@ export class ImportSession {
       const top = tops.get(s)!;
       const restore = top - s.before >= BULK_FTS_ROWS ? this.tuneFts(r) : () => {};
       for (let from = s.before; from < top; from += FTS_CHUNK) {
-        if (opts.signal?.aborted) throw new CancelledError();
+        if (opts.signal?.aborted) throw new BulkCancelled();
         const to = Math.min(top, from + FTS_CHUNK);
         st.run(from, to);
         done += to - from;
@@ -779,10 +609,7 @@ export class ImportSession {
         }
       }
     }
-    if (missingRefs.length) {
-      const first = missingRefs[0]!;
-      throw new TransferError(missingReferencesMessage(missingRefs, this.opts.invocation), { record: first.from, id: first.id, field: first.field });
-    }
+    if (missingRefs.length) throw new MissingReferences(missingRefs);
     for (const m of this.maybeUnchanged) {
       const row = this.db.prepare(`SELECT ${m.cols.map((c) => `${q(c)} IS NULL`).join(' AND ')} AS cleared FROM ${q(m.s.table)} WHERE id = ?`).get(m.id) as { cleared: number } | undefined;
       if (!row?.cleared) continue;
@@ -791,12 +618,12 @@ export class ImportSession {
       counts.unchanged++;
     }
     this.maybeUnchanged = [];
-    for (const link of this.links) {
+    for (const link of this.linkTables) {
       const bad = this.db.prepare(`PRAGMA foreign_key_check(${q(link)})`).get() as { parent: string; fkid: number } | undefined;
       if (!bad) continue;
       const fks = this.db.prepare(`PRAGMA foreign_key_list(${q(link)})`).all() as { id: number; from: string }[];
       const column = fks.find((f) => f.id === bad.fkid)?.from ?? '?';
-      throw new TransferError(`link table ${link}: ${column} refers to a missing ${bad.parent} record (neither in the import nor in the database)`);
+      throw new WriteRefusal(`link table ${link}: ${column} refers to a missing ${bad.parent} record (neither in the import nor in the database)`);
     }
   }
 
