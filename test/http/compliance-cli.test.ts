@@ -4,7 +4,7 @@
 // incidents a check creates: once, then updated, and in the snapshot listed by `sync status` as
 // changes to push. A snapshot copies the platform's finding types, assets and incidents; the
 // software, asset groups, rule sets and rules come into it here as the origin's data arrives by
-// pull (the write path's untracked writes: not changes to push).
+// pull (the write path's writes from the origin: not changes to push).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
