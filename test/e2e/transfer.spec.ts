@@ -158,8 +158,10 @@ test('drop an export of incidents into a new instance: progress, the summary, an
   // All instances: one export per local instance; a remote one is offered after a snapshot only.
   const remote = await api<{ id: string }>(served, 'POST', '/console/v1/instances', { kind: 'remote', name: 'Удалённый филиал', url: 'https://192.0.2.1:9000', api_key: 'k-123456789' });
   try {
-    await page.evaluate(() => localStorage.setItem('radar-console.instance', 'all'));
+    // The list's address names its instance: the switcher chooses them all.
     await page.reload();
+    await page.getByRole('button', { name: /^Instance: / }).click();
+    await page.getByRole('menu', { name: 'Instances' }).getByRole('menuitemradio', { name: /All instances/ }).click();
     await expect(page.getByRole('button', { name: 'Instance: All instances' })).toBeVisible();
     await page.getByRole('button', { name: 'Export' }).click();
     const menu = page.getByRole('menu', { name: 'Export as' });
@@ -462,7 +464,7 @@ test('export of the filtered incident table as NDJSON and CSV equals what the AP
   const dialog = page.getByRole('dialog', { name: 'Export Incidents as CSV' });
   await expect(dialog).toBeVisible();
   const checked = await dialog.getByRole('group', { name: 'Columns' }).getByRole('checkbox', { checked: true }).evaluateAll((els) => els.map((e) => e.closest('label')!.querySelector('.mono')?.textContent ?? ''));
-  const columns = ['display_id', 'title', 'status', 'risklevel', 'service_asset_id', 'created_at'];
+  const columns = ['display_id', 'title', 'status', 'risklevel', 'service_asset_id', 'user_id', 'created_at'];
   expect(checked).toEqual(columns);
   await expect(dialog.getByRole('combobox', { name: 'Separator' })).toHaveValue(',');
   // Names beside ids are on by default: the asset's name follows its id, as the list shows it.
@@ -473,7 +475,7 @@ test('export of the filtered incident table as NDJSON and CSV equals what the AP
   const csv = fs.readFileSync((await csvDl.path())!, 'utf8');
   expect(csv.startsWith('\ufeff')).toBe(true);
   const rows = parseCsv(csv.slice(1), ',');
-  const named = ['display_id', 'title', 'status', 'risklevel', 'service_asset_id', 'service_asset_name', 'created_at'];
+  const named = ['display_id', 'title', 'status', 'risklevel', 'service_asset_id', 'service_asset_name', 'user_id', 'user_short_name', 'created_at'];
   expect(rows[0]).toEqual(named);
   const assets = await api<{ items: { id: string; name: string }[] }>(served, 'POST', '/cruddy/v2/service_assets/search', {
     include_fields: ['id', 'name'],
@@ -487,7 +489,13 @@ test('export of the filtered incident table as NDJSON and CSV equals what the AP
     offset: 0,
   });
   const assetName = new Map(assets.items.map((a) => [a.id, a.name]));
-  expect(rows.slice(1)).toEqual(full.items.map((it) => named.map((c) => (c === 'service_asset_name' ? csvCell(assetName.get(it.service_asset_id as string) ?? null) : csvCell(it[c])))));
+  // The owner's name comes from the people directory: present wherever there is an owner.
+  const ownerName = named.indexOf('user_short_name');
+  const withoutOwnerName = (r: string[]) => r.filter((_, i) => i !== ownerName);
+  expect(rows.slice(1).map(withoutOwnerName)).toEqual(
+    full.items.map((it) => withoutOwnerName(named.map((c) => (c === 'service_asset_name' ? csvCell(assetName.get(it.service_asset_id as string) ?? null) : c === 'user_short_name' ? '' : csvCell(it[c]))))),
+  );
+  for (const [i, it] of full.items.entries()) expect(rows[i + 1]![ownerName] !== '', `owner name of row ${i + 1}`).toBe(it.user_id != null);
   // The same rows on screen: the Asset column shows these names.
   const shown = await loadedRows(page).first().locator('td').allInnerTexts();
   expect(shown.some((t) => t.trim() === rows[1]![5])).toBe(true);
