@@ -142,6 +142,68 @@ test('an instance that answers fewer incidents per page than asked is read to it
   }
 });
 
+test('on a remote platform the whole query is sent in pages with progress; incidents deleted meanwhile are named and the rest changed', async ({ page }) => {
+  test.setTimeout(180_000);
+  const s = await startServe();
+  const remote = await startServe();
+  try {
+    const inst = await api<{ id: string }>(s, 'POST', '/console/v1/instances', { kind: 'remote', name: 'ЦОД Москва', url: remote.main, api_key: remote.apiKey });
+    const total = (await api<{ total: number }>(remote, 'POST', '/cruddy/v2/service_asset_findings/search', { ...emptySearch(1), include_fields: ['id'] })).total;
+    expect(total).toBeGreaterThan(300);
+    const newest = (
+      await api<{ items: { id: string; display_id: number }[] }>(remote, 'POST', '/cruddy/v2/service_asset_findings/search', {
+        ...emptySearch(2),
+        include_fields: ['id', 'display_id'],
+        ordering: [{ field: 'created_at', direction: 'desc' }],
+      })
+    ).items;
+    // Someone else deletes two incidents after the console has read the query, before it writes.
+    let deleted = false;
+    let pages = 0;
+    let jobs = 0;
+    page.on('request', (r) => {
+      if (JOB.test(r.url())) jobs++;
+    });
+    await page.route('**/console/v1/route/**', async (route) => {
+      const url = decodeURIComponent(route.request().url());
+      if (url.includes('service_asset_findings/mass_update')) {
+        pages++;
+        if (!deleted) {
+          deleted = true;
+          for (const x of newest) await api(remote, 'DELETE', `/cruddy/v2/service_asset_findings/${x.id}`);
+        }
+      }
+      await route.continue();
+    });
+    const n = (x: number) => x.toLocaleString('en-GB');
+    await openConsole(page, s, `#/incidents?instance=${inst.id}`);
+    await expect(page.getByTestId('total')).toHaveText(`${n(total)} incidents`, { timeout: 60_000 });
+    // The list of a remote instance settles first (its clock is read; the list may be read again).
+    await page.waitForLoadState('networkidle');
+    await expect(async () => {
+      await page.getByRole('button', { name: `Select all ${n(total)} matching` }).click();
+      await expect(page.getByTestId('selected-count')).toHaveText(`${n(total)} selected`, { timeout: 2000 });
+    }).toPass({ timeout: 30_000 });
+    await page.getByTestId('incidents-scroll').focus();
+    await page.keyboard.press('r');
+    await page.getByRole('dialog', { name: `Change the risk level of ${n(total)} incidents` }).getByRole('textbox').fill('4.4');
+    await page.keyboard.press('Control+Enter');
+    await page.getByTestId('held-change').getByRole('button', { name: 'Send the change now' }).click();
+    const result = page.getByTestId('change-result');
+    await expect(result).toContainText(`Risk level of ${n(total - 2)} incidents set to 4.4`, { timeout: 120_000 });
+    const names = newest.map((x) => `#${x.display_id}`);
+    await expect(result).toContainText(`2 no longer existed (deleted by someone else meanwhile): ${names.join(', ')}; the rest were changed.`);
+    // Pages with progress, no job: the remote platform has none.
+    expect(pages).toBeGreaterThan(1);
+    expect(jobs).toBe(0);
+    const left = (await api<{ total: number }>(remote, 'POST', '/cruddy/v2/service_asset_findings/search', { ...emptySearch(1), include_fields: ['id'], filters: [{ field: 'risklevel', filter_type: 'equal', value: 4.4, negation: true }] })).total;
+    expect(left).toBe(0);
+  } finally {
+    await remote.stop();
+    await s.stop();
+  }
+});
+
 // The confirmation (it names N) and the progress of a change over a whole query, as an analyst
 // sees them in both languages and both themes.
 for (const c of [

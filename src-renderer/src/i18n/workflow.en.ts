@@ -98,6 +98,8 @@ export const workflowEn = {
     reverted_one: 'Reverted for {{n}} incident (recorded as a new change).',
     reverted_other: 'Reverted for {{n}} incidents (recorded as new changes).',
     notSent: 'Undone: nothing was sent.',
+    goneFor_one: '{{which}} no longer existed (deleted by someone else meanwhile); the rest were changed.',
+    goneFor_other: '{{n}} no longer existed (deleted by someone else meanwhile): {{which}}; the rest were changed.',
     failedFor_one: '{{n}} failed: {{reasons}}.',
     failedFor_other: '{{n}} failed: {{reasons}}.',
     cancelledFor_one: '{{n}} not sent (cancelled).',
