@@ -14,9 +14,8 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { consoleOperations } from '../../../src-shared/contract/index';
-import { ApiError, conflict, notFound } from '../../../src-shared/errors';
+import { conflict, notFound } from '../../../src-shared/errors';
 import type { BulkJobView } from '../../../src-shared/schemas/incident-bulk';
-import { isBusy } from '../../store/db';
 import { IncidentBulk } from '../../store/kinds/incidents/bulk';
 import { serve } from '../contract';
 import type { ApiDeps } from '../deps';
@@ -103,13 +102,8 @@ export function registerIncidentBulk(app: FastifyInstance, deps: ApiDeps): void 
   serve(app, ops.incidents_bulk_start, async (req, reply) => {
     const { query, change, expected_total } = req.body;
     // The write gate is free here (serve waited for it); it is taken in this same turn.
-    let bulk: IncidentBulk;
-    try {
-      bulk = IncidentBulk.begin(deps.store(), query, change, { userId: req.userId });
-    } catch (e) {
-      if (isBusy(e)) throw e;
-      throw e instanceof ApiError ? e : new ApiError(400, (e as Error).message);
-    }
+    // A query or value refused is 400 (ApiError), another writer holding the database 503.
+    const bulk = IncidentBulk.begin(deps.store(), query, change, { userId: req.userId });
     if (expected_total !== undefined && expected_total !== bulk.total) {
       bulk.rollback();
       throw conflict(`the query matches ${bulk.total} incidents now, not ${expected_total}: nothing was changed`, ['expected_total']);
