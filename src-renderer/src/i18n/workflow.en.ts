@@ -102,6 +102,8 @@ export const workflowEn = {
     goneFor_other: '{{n}} no longer existed (deleted by someone else meanwhile): {{which}}; the rest were changed.',
     failedFor_one: '{{n}} failed: {{reasons}}.',
     failedFor_other: '{{n}} failed: {{reasons}}.',
+    cancelledAll_one: 'Cancelled: the incident was not changed.',
+    cancelledAll_other: 'Cancelled: none of the {{n}} incidents was changed.',
     cancelledFor_one: '{{n}} not sent (cancelled).',
     cancelledFor_other: '{{n}} not sent (cancelled).',
     noSuchIncident: 'There is no incident #{{n}} here.',
