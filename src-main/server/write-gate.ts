@@ -12,9 +12,12 @@
 // One gate for the process (every local instance): a change over a query on one database holds
 // up writes to the others for its length, which keeps the rule simple and the waits short.
 
-/** Operations that do not write (their method is not GET), or that must answer while a change runs. */
+/**
+ * Operations that do not write though their method is not GET (searches, groupings; the rules'
+ * searches clear the rules' reload flag, so they write), or that must answer while a change runs.
+ */
 const NOT_WRITING =
-  /(\.search|\.search_with_update_reload|\.group|\.meta)$|^console\.(route\.|jobs\.(get|list|cancel)$|export|instances\.(test|health|list)$|incidents\.bulk\.(get|cancel)$|compliance\.(tsvector|tsquery|match|check)$)/;
+  /^(?!engine_go_rules\.|logmule_go_rules\.).*\.(search|group|meta)$|^console\.(route\.|jobs\.(get|list|cancel)$|export|instances\.(test|health|list)$|incidents\.bulk\.(get|cancel)$|compliance\.(tsvector|tsquery|match|check)$)/;
 
 /** Whether a request of this operation may write (and so waits while a change over a query runs). */
 export const mayWrite = (method: string, operationId: string): boolean => method !== 'GET' && method !== 'HEAD' && !NOT_WRITING.test(operationId);
