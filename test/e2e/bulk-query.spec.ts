@@ -206,6 +206,35 @@ test('on a remote platform the whole query is sent in pages with progress; incid
   }
 });
 
+test('a query that no longer matches the N incidents the confirmation named is refused whole, with the reason', async ({ page }) => {
+  test.setTimeout(120_000);
+  const s = await startServe();
+  try {
+    const total = (await api<{ total: number }>(s, 'POST', '/cruddy/v2/service_asset_findings/search', { ...emptySearch(1), include_fields: ['id'] })).total;
+    const one = (await api<{ items: { id: string }[] }>(s, 'POST', '/cruddy/v2/service_asset_findings/search', { ...emptySearch(1), include_fields: ['id'] })).items[0]!;
+    // Someone else deletes an incident after the console has read the query, before the job starts.
+    await page.route(JOB, async (route) => {
+      if (route.request().method() === 'POST') await api(s, 'DELETE', `/cruddy/v2/service_asset_findings/${one.id}`);
+      await route.continue();
+    });
+    const n = (x: number) => x.toLocaleString('en-GB');
+    await openConsole(page, s);
+    await expect(page.getByTestId('total')).toHaveText(`${n(total)} incidents`, { timeout: 60_000 });
+    await page.getByRole('button', { name: `Select all ${n(total)} matching` }).click();
+    await expect(page.getByTestId('selected-count')).toHaveText(`${n(total)} selected`);
+    await page.getByTestId('incidents-scroll').focus();
+    await page.keyboard.press('r');
+    await page.getByRole('dialog', { name: `Change the risk level of ${n(total)} incidents` }).getByRole('textbox').fill('1.1');
+    await page.keyboard.press('Control+Enter');
+    await page.getByTestId('held-change').getByRole('button', { name: 'Send the change now' }).click();
+    await expect(page.getByTestId('change-result')).toContainText(`the query matches ${total - 1} incidents now, not ${total}: nothing was changed`, { timeout: 60_000 });
+    const changed = (await api<{ total: number }>(s, 'POST', '/cruddy/v2/service_asset_findings/search', { ...emptySearch(1), include_fields: ['id'], filters: [{ field: 'risklevel', filter_type: 'equal', value: 1.1 }] })).total;
+    expect(changed).toBe(0);
+  } finally {
+    await s.stop();
+  }
+});
+
 // The confirmation (it names N) and the progress of a change over a whole query, as an analyst
 // sees them in both languages and both themes.
 for (const c of [
