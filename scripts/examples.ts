@@ -258,6 +258,36 @@ async function main(): Promise<void> {
           body: { ids: [sample(getResource('service_asset_findings')).id], status: 'verify_close', note: { subject: 'Устранено: пароль сменён', body: 'Учётная запись заблокирована, ключи SSH перевыпущены.' } },
         });
         break;
+      // Last, so that no other example sees its change.
+      case 'console.incidents.bulk.start':
+        last.push([
+          op,
+          () => {
+            // An owner set on every new incident of risk 9 and above (the confirmation named how many).
+            const query = { filters: [{ field: 'status', filter_type: 'equal', value: 'new' }, { field: 'risklevel', filter_type: 'range', value: [9, null] }] };
+            const n = store.get1<{ n: number }>(`SELECT count(*) AS n FROM service_asset_findings WHERE status = 'new' AND risklevel >= 9`)!.n;
+            return { headers: { 'Pgr-User-Id': USER }, body: { query, change: { user_id: USER }, expected_total: n } };
+          },
+        ]);
+        break;
+      case 'console.incidents.bulk.get':
+        last.push([
+          op,
+          async () => {
+            const id = (examples['console.incidents.bulk.start']!.answer as { id: string }).id;
+            // Shown finished: the job is followed to its end first.
+            for (let i = 0; i < 200; i++) {
+              const res = await fetch(`${srv.main}/console/v1/incidents/bulk/${id}`, { headers: { PgrApiKey: KEY } });
+              if (((await res.json()) as { state: string }).state !== 'running') break;
+              await new Promise((r) => setTimeout(r, 50));
+            }
+            return { params: { id } };
+          },
+        ]);
+        break;
+      case 'console.incidents.bulk.cancel':
+        last.push([op, () => ({ params: { id: (examples['console.incidents.bulk.start']!.answer as { id: string }).id } })]);
+        break;
       case 'console.compliance.tsvector':
         await send(op, { body: { texts: ['Adobe Photoshop 2024 25.5.1', 'openssh-server 1:9.2p1-2+deb12u3', 'КриптоПро CSP 5.0.12998'] } });
         break;

@@ -13,6 +13,7 @@ import { registerPublic } from './routes/public';
 import { registerScan } from './routes/scan';
 import { registerStats } from './routes/stats';
 import { registerIncidentStatus } from './routes/incident-status';
+import { registerIncidentBulk } from './routes/incident-bulk';
 import { registerTenancy } from './routes/tenancy';
 
 export const BASE_URL = API_BASES.v2;
@@ -47,6 +48,7 @@ export function registerApi(app: FastifyInstance, deps: ApiDeps, areas: LazyArea
   registerTenancy(app, deps);
   registerStats(app, deps);
   registerIncidentStatus(app, deps);
+  registerIncidentBulk(app, deps);
   registerCompliance(app, deps);
   registerPeople(app, deps);
 }

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { z } from 'zod';
 import { isPending, routerPath, type OperationDef } from '../../src-shared/contract/operation';
+import { mayWrite, writeGate } from './write-gate';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -71,8 +72,13 @@ export function serve<O extends OperationDef>(app: FastifyInstance, op: O, handl
     },
     config: { ...o.config, operationId: op.operationId },
     ...(o.preValidation ? { preValidation: o.preValidation } : {}),
-    handler: handler as unknown as RouteHandlerMethod,
+    handler: (mayWrite(op.method, op.operationId) ? gated(handler) : handler) as unknown as RouteHandlerMethod,
   });
+}
+
+/** A writing operation's handler: it waits while a change over a query holds the write gate (write-gate.ts). */
+function gated<O extends OperationDef>(handler: OperationHandler<O>): OperationHandler<O> {
+  return (req, reply) => (writeGate.held ? writeGate.free().then(() => handler(req, reply)) : handler(req, reply));
 }
 
 const present = <K extends string>(key: K, schema: z.ZodType | LazySchema | undefined): { [P in K]?: z.ZodType | LazySchema } =>

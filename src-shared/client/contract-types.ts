@@ -3424,6 +3424,19 @@ export interface Operations {
     bodyRequired: true;
     answer: IncidentStatusChangeAnswer;
   };
+  "console.incidents.bulk.start": {
+    body: IncidentBulkRequest;
+    bodyRequired: true;
+    answer: IncidentBulkJob;
+  };
+  "console.incidents.bulk.get": {
+    params: { id: string };
+    answer: IncidentBulkJob;
+  };
+  "console.incidents.bulk.cancel": {
+    params: { id: string };
+    answer: IncidentBulkJob;
+  };
   "console.import": {
     query: {
       /** id or name of an existing instance to import into (default: the main one) */
@@ -5922,6 +5935,69 @@ export type ImportSummary = {
   /** as_changes: the entries of the outbox once the import’s changes are in it */
   outbox_entries?: number;
   ms: number;
+};
+
+/** one change: a status (with its reason), a risk level, an owner or a group */
+export type IncidentBulkChange = {
+  /** the status to set */
+  status: "new" | "assigned_customer" | "working_customer" | "feedback_required" | "verify_close" | "risk_accepted" | "closed" | "invalid";
+  note?: IncidentStatusNote;
+  /** the message’s sender (default: the user making the request) */
+  sender_id?: string | null;
+} | {
+  /** the risk level to set (0..10) */
+  risklevel: number;
+} | {
+  /** the owner to set (null: nobody) */
+  user_id: string | null;
+} | {
+  /** the group to set (null: none) */
+  group_id: string | null;
+};
+
+/** a change over a query: its progress and end */
+export type IncidentBulkJob = {
+  /** the job */
+  id: string;
+  /** running; done (committed); failed or cancelled (nothing of it was written) */
+  state: "running" | "done" | "failed" | "cancelled";
+  /** the field the job changes */
+  field: "status" | "risklevel" | "user_id" | "group_id";
+  /** incidents the query matched as the job started */
+  total: number;
+  /** incidents written so far (in the job’s transaction until it is done) */
+  done: number;
+  /** incidents whose value changed (the others already had it) */
+  changed: number;
+  /** ISO 8601 */
+  started_at: string;
+  /** ISO 8601; null while running */
+  finished_at: string | null;
+  /** why it failed or stopped */
+  error: {
+    error: string;
+    error_code: number;
+  } | null;
+};
+
+/** which incidents: the filters and text search of a v2 search of incidents (no paging: every match) */
+export type IncidentBulkQuery = {
+  /** the conditions of a v2 search of service_asset_findings (all must hold) */
+  filters?: SearchFilter[];
+  /** the text search of a v2 search */
+  virtual_search?: {
+    value: string;
+    /** true: some string field equals the value exactly; false: case-insensitive substring of any string field */
+    strict: boolean;
+  };
+};
+
+/** a change over every incident a query matches */
+export type IncidentBulkRequest = {
+  query: IncidentBulkQuery;
+  change: IncidentBulkChange;
+  /** the number of incidents the confirmation named: when the query matches another number as the job starts, the answer is 409 and nothing is changed */
+  expected_total?: number;
 };
 
 export type IncidentRiskUpdate = {

@@ -260,8 +260,19 @@ export function createClient(o: ClientOptions) {
       },
       /** The master host's instance list (ids for `instance(id)`). */
       instances: () => c('tenancy.instances.list'),
-      /** Incidents: a status change with its reason as one operation (local and remote instances alike). */
-      incidents: { setStatus },
+      /**
+       * Incidents: a status change with its reason as one operation (local and remote instances alike);
+       * a change over every incident a query matches as one job and one transaction (a local instance:
+       * `bulk.start` answers the running job, `bulk.get` its progress, `bulk.cancel` rolls it back).
+       */
+      incidents: {
+        setStatus,
+        bulk: {
+          start: (body: CallInputOf<'console.incidents.bulk.start'>['body'], signal?: AbortSignal) => c('console.incidents.bulk.start', { body, signal }),
+          get: (id: string, signal?: AbortSignal) => c('console.incidents.bulk.get', { params: { id }, signal }),
+          cancel: (id: string) => c('console.incidents.bulk.cancel', { params: { id } }),
+        },
+      },
       /** Incident counts by status, risk band and time, for a standard query. */
       stats: (query?: CallInputOf<'console.stats.incidents'>['query'], signal?: AbortSignal) => c('console.stats.incidents', { query, signal }),
       /** The compliance workbench: PostgreSQL's text search (`simple`) on texts, queries and the database's software; rule set checks. */

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { publicEntity } from '../public/entities';
 import { analystPatchSchema, peopleAnswerSchema, personInputSchema, personSchema } from '../schemas/people';
 import { statusChangeAnswerSchema, statusChangeRequestSchema } from '../schemas/incident-status';
+import { bulkJobSchema, bulkRequestSchema } from '../schemas/incident-bulk';
 import { instanceInputSchema, instancePatchSchema, instanceTestSchema, instanceViewSchema } from '../schemas/instances';
 import { routedElementSchema } from '../schemas/routing';
 import { STAT_BUCKETS, statsAnswerSchema } from '../schemas/stats';
@@ -84,6 +85,64 @@ export const consoleOperations = once(() => {
       {
         body: () => statusChangeRequestSchema,
         responses: () => ({ 200: statusChangeAnswerSchema, ...errorAnswers(400, 401, 500, 503) }),
+      },
+    ),
+  );
+  const bulkJobId = () => z.object({ id: z.string().min(1).describe('the job') });
+  const bulkStart = defineOperation(
+    lazily(
+      {
+        operationId: 'console.incidents.bulk.start',
+        method: 'POST',
+        path: `${C}/incidents/bulk`,
+        tag: 'incidents',
+        servers: ['main', 'routing'],
+        summary: 'Change every incident a query matches, as one job',
+        description:
+          'A status (with its reason, as `POST /console/v1/incidents/status` keeps it), a risk level, an owner or a group set on every incident the query matches (the filters and text search of a v2 search of incidents; no paging), as ONE transaction: each incident is written as a single change would be (its status-change row, the reason as a message, a snapshot’s outbox entries), and nothing is visible before the end. ' +
+          'Answers 202 with the job (`Location` names it); `GET` it for the progress, `DELETE` it to cancel (the transaction rolls back: nothing of it is written). A failure also rolls everything back. ' +
+          'While it runs, other requests that write wait for its end; reads answer the data as last committed. With `expected_total`, a query that matches another number as the job starts is 409 and nothing is changed.',
+      },
+      {
+        body: () => bulkRequestSchema,
+        responses: () => ({
+          202: { description: 'the job started', content: { 'application/json': bulkJobSchema }, headers: { Location: { description: 'the job', schema: z.string() } } },
+          ...errorAnswers(400, 401, 409, 500, 503),
+        }),
+      },
+    ),
+  );
+  const bulkGet = defineOperation(
+    lazily(
+      {
+        operationId: 'console.incidents.bulk.get',
+        method: 'GET',
+        path: `${C}/incidents/bulk/{id}`,
+        tag: 'incidents',
+        servers: ['main', 'routing'],
+        summary: 'A change over a query: its progress',
+        description: 'Incidents written of the total, and how it ended: `done` (committed), `failed` or `cancelled` (nothing of it was written).',
+      },
+      {
+        params: bulkJobId,
+        responses: () => ({ 200: bulkJobSchema, ...errorAnswers(401, 404, 500) }),
+      },
+    ),
+  );
+  const bulkCancel = defineOperation(
+    lazily(
+      {
+        operationId: 'console.incidents.bulk.cancel',
+        method: 'DELETE',
+        path: `${C}/incidents/bulk/{id}`,
+        tag: 'incidents',
+        servers: ['main', 'routing'],
+        summary: 'Cancel a change over a query',
+        description: 'The job’s transaction rolls back: none of its incidents is changed. Answers the job once it has stopped (a job already finished is answered as it is).',
+      },
+      {
+        params: bulkJobId,
+        responses: () => ({ 200: bulkJobSchema, ...errorAnswers(401, 404, 500) }),
       },
     ),
   );
@@ -205,6 +264,9 @@ export const consoleOperations = once(() => {
     route_patch: routed('PATCH'),
     stats,
     incidents_set_status: setStatus,
+    incidents_bulk_start: bulkStart,
+    incidents_bulk_get: bulkGet,
+    incidents_bulk_cancel: bulkCancel,
     import: defineOperation(
       lazily(
         {

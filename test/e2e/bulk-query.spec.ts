@@ -1,11 +1,15 @@
 // "Select all N matching" selects the whole query, past the search's 10,000 limit: a bulk status
 // change over more than 10,000 incidents changes every one of them (checked through the API, one
-// status-change row each), with progress; a second one, cancelled, changes part and says so.
+// status-change row each) as one job of the server, with its progress shown; a second one,
+// cancelled while it runs, changes none of them and says so. Screenshots of the confirmation and
+// the progress in both languages and both themes.
 import { emptySearch } from '../../src-shared/schemas/search';
-import { api, expect, openConsole, snap, startServe, test, type Served } from './fixtures';
+import { api, expect, LOOK, openConsole, snap, startServe, test, type Served } from './fixtures';
 
-/** The requests that send a change: mass_update, and a status with its reason in one operation. */
+/** The requests that send a change in chunks: mass_update, and a status with its reason in one operation. */
 const SENDS = /\/(service_asset_findings\/mass_update|console\/v1\/incidents\/status)(\?|$)/;
+/** The server's job over a query: started, followed, cancelled. */
+const JOB = /\/console\/v1\/incidents\/bulk(\/[^/?]+)?(\?|$)/;
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -24,9 +28,15 @@ const statusRows = async (s: Served, status: string, since: string) =>
     })
   ).total;
 
-test('a bulk status change over all of more than 10,000 matching incidents changes every one, with progress; another is cancelled part-way', async ({ page }, testInfo) => {
+test('a bulk status change over all of more than 10,000 matching incidents changes every one as one job, with progress; another, cancelled, changes none', async ({ page }, testInfo) => {
   test.setTimeout(600_000);
   const s = await startServe();
+  const jobCalls: string[] = [];
+  let chunked = 0;
+  page.on('request', (r) => {
+    if (JOB.test(r.url())) jobCalls.push(r.method());
+    if (SENDS.test(r.url())) chunked++;
+  });
   try {
     const ADDED = 10_600;
     for (let i = 0; i < ADDED; i += 1000) {
@@ -56,25 +66,27 @@ test('a bulk status change over all of more than 10,000 matching incidents chang
     await page.keyboard.press('Control+Enter');
     await page.getByTestId('held-change').getByRole('button', { name: 'Send the change now' }).click();
     const progress = page.locator('.notice.is-progress');
-    await expect(progress).toContainText(/Changing status: [\d,]+ of [\d,]+/, { timeout: 60_000 });
+    // The job's own count moves (it is read from the server while the job runs).
+    await expect(progress).toContainText(new RegExp(`Changing status: [1-9][\\d,]* of ${n(matching)}`), { timeout: 60_000 });
     await snap(page, testInfo, 'bulk-query-progress');
     const result = page.getByTestId('change-result');
     await expect(result).toContainText(`Status of ${n(matching)} incidents changed to Awaiting verification.`, { timeout: 300_000 });
+    // One job of the server, not chunks sent from the page.
+    expect(jobCalls.filter((m) => m === 'POST')).toHaveLength(1);
+    expect(jobCalls.filter((m) => m === 'GET').length).toBeGreaterThan(1);
+    expect(chunked).toBe(0);
     expect(await count(s, 'new')).toBe(0);
     expect(await count(s, 'verify_close')).toBe(verifyBefore + matching);
     expect(await statusRows(s, 'verify_close', startedAt)).toBe(matching);
     await expect(page.getByTestId('total')).toHaveText('0 incidents');
 
-    // A second change over the whole query, cancelled part-way: part changed, the rest untouched, said so.
+    // A second change over the whole query, cancelled while the job runs: the job's transaction
+    // rolls back, none of them is changed, and the notice says so.
     const all = await count(s, 'verify_close');
     const workingBefore = await count(s, 'working_customer');
     const secondAt = new Date().toISOString();
     await page.goto(`${s.main}/#/incidents?status=verify_close`);
     await expect(page.getByTestId('total')).toHaveText(`${n(all)} incidents`, { timeout: 60_000 });
-    await page.route(SENDS, async (route) => {
-      await new Promise((r) => setTimeout(r, 400));
-      await route.continue();
-    });
     await page.keyboard.press('Shift+X');
     await expect(page.getByTestId('selected-count')).toHaveText(`${n(all)} selected`);
     await page.getByTestId('incidents-scroll').focus();
@@ -82,17 +94,16 @@ test('a bulk status change over all of more than 10,000 matching incidents chang
     await page.keyboard.press('3');
     await page.keyboard.press('Control+Enter');
     await page.getByTestId('held-change').getByRole('button', { name: 'Send the change now' }).click();
-    await expect(progress).toContainText(/Changing status: [1-9][\d,]* of/, { timeout: 60_000 });
+    // Cancelled part-way through the job: what it had written is rolled back.
+    await expect(progress).toContainText(new RegExp(`Changing status: [1-9][\\d,]* of ${n(all)}`), { timeout: 60_000 });
     await progress.getByRole('button', { name: 'Cancel' }).click();
-    await expect(result).toContainText('not sent (cancelled)', { timeout: 120_000 });
+    await expect(result).toContainText(`Cancelled: none of the ${n(all)} incidents was changed.`, { timeout: 120_000 });
     await snap(page, testInfo, 'bulk-query-cancelled');
-    const moved = (await count(s, 'working_customer')) - workingBefore;
-    const left = await count(s, 'verify_close');
-    expect(moved).toBeGreaterThan(0);
-    expect(left).toBeGreaterThan(0);
-    expect(moved + left).toBe(all);
-    expect(await statusRows(s, 'working_customer', secondAt)).toBe(moved);
-    await expect(result).toContainText(`${n(left)} not sent (cancelled).`);
+    expect(jobCalls.filter((m) => m === 'DELETE')).toHaveLength(1);
+    expect(chunked).toBe(0);
+    expect(await count(s, 'working_customer')).toBe(workingBefore);
+    expect(await count(s, 'verify_close')).toBe(all);
+    expect(await statusRows(s, 'working_customer', secondAt)).toBe(0);
   } finally {
     await s.stop();
   }
@@ -132,3 +143,146 @@ test('an instance that answers fewer incidents per page than asked is read to it
     await s.stop();
   }
 });
+
+test('on a remote platform the whole query is sent in pages with progress; incidents deleted meanwhile are named and the rest changed', async ({ page }) => {
+  test.setTimeout(180_000);
+  const s = await startServe();
+  const remote = await startServe();
+  try {
+    const inst = await api<{ id: string }>(s, 'POST', '/console/v1/instances', { kind: 'remote', name: 'ЦОД Москва', url: remote.main, api_key: remote.apiKey });
+    const total = (await api<{ total: number }>(remote, 'POST', '/cruddy/v2/service_asset_findings/search', { ...emptySearch(1), include_fields: ['id'] })).total;
+    expect(total).toBeGreaterThan(300);
+    const newest = (
+      await api<{ items: { id: string; display_id: number }[] }>(remote, 'POST', '/cruddy/v2/service_asset_findings/search', {
+        ...emptySearch(2),
+        include_fields: ['id', 'display_id'],
+        ordering: [{ field: 'created_at', direction: 'desc' }],
+      })
+    ).items;
+    // Someone else deletes two incidents after the console has read the query, before it writes.
+    let deleted = false;
+    let pages = 0;
+    let jobs = 0;
+    page.on('request', (r) => {
+      if (JOB.test(r.url())) jobs++;
+    });
+    await page.route('**/console/v1/route/**', async (route) => {
+      const url = decodeURIComponent(route.request().url());
+      if (url.includes('service_asset_findings/mass_update')) {
+        pages++;
+        if (!deleted) {
+          deleted = true;
+          for (const x of newest) await api(remote, 'DELETE', `/cruddy/v2/service_asset_findings/${x.id}`);
+        }
+      }
+      await route.continue();
+    });
+    const n = (x: number) => x.toLocaleString('en-GB');
+    await openConsole(page, s, `#/incidents?instance=${inst.id}`);
+    await expect(page.getByTestId('total')).toHaveText(`${n(total)} incidents`, { timeout: 60_000 });
+    // The list of a remote instance settles first (its clock is read; the list may be read again).
+    await page.waitForLoadState('networkidle');
+    await expect(async () => {
+      await page.getByRole('button', { name: `Select all ${n(total)} matching` }).click();
+      await expect(page.getByTestId('selected-count')).toHaveText(`${n(total)} selected`, { timeout: 2000 });
+    }).toPass({ timeout: 30_000 });
+    await page.getByTestId('incidents-scroll').focus();
+    await page.keyboard.press('r');
+    await page.getByRole('dialog', { name: `Change the risk level of ${n(total)} incidents` }).getByRole('textbox').fill('4.4');
+    await page.keyboard.press('Control+Enter');
+    await page.getByTestId('held-change').getByRole('button', { name: 'Send the change now' }).click();
+    const result = page.getByTestId('change-result');
+    await expect(result).toContainText(`Risk level of ${n(total - 2)} incidents set to 4.4`, { timeout: 120_000 });
+    const names = newest.map((x) => `#${x.display_id}`);
+    await expect(result).toContainText(`2 no longer existed (deleted by someone else meanwhile): ${names.join(', ')}; the rest were changed.`);
+    // Pages with progress, no job: the remote platform has none.
+    expect(pages).toBeGreaterThan(1);
+    expect(jobs).toBe(0);
+    const left = (await api<{ total: number }>(remote, 'POST', '/cruddy/v2/service_asset_findings/search', { ...emptySearch(1), include_fields: ['id'], filters: [{ field: 'risklevel', filter_type: 'equal', value: 4.4, negation: true }] })).total;
+    expect(left).toBe(0);
+  } finally {
+    await remote.stop();
+    await s.stop();
+  }
+});
+
+test('a query that no longer matches the N incidents the confirmation named is refused whole, with the reason', async ({ page }) => {
+  test.setTimeout(120_000);
+  const s = await startServe();
+  try {
+    const total = (await api<{ total: number }>(s, 'POST', '/cruddy/v2/service_asset_findings/search', { ...emptySearch(1), include_fields: ['id'] })).total;
+    const one = (await api<{ items: { id: string }[] }>(s, 'POST', '/cruddy/v2/service_asset_findings/search', { ...emptySearch(1), include_fields: ['id'] })).items[0]!;
+    // Someone else deletes an incident after the console has read the query, before the job starts.
+    await page.route(JOB, async (route) => {
+      if (route.request().method() === 'POST') await api(s, 'DELETE', `/cruddy/v2/service_asset_findings/${one.id}`);
+      await route.continue();
+    });
+    const n = (x: number) => x.toLocaleString('en-GB');
+    await openConsole(page, s);
+    await expect(page.getByTestId('total')).toHaveText(`${n(total)} incidents`, { timeout: 60_000 });
+    await page.getByRole('button', { name: `Select all ${n(total)} matching` }).click();
+    await expect(page.getByTestId('selected-count')).toHaveText(`${n(total)} selected`);
+    await page.getByTestId('incidents-scroll').focus();
+    await page.keyboard.press('r');
+    await page.getByRole('dialog', { name: `Change the risk level of ${n(total)} incidents` }).getByRole('textbox').fill('1.1');
+    await page.keyboard.press('Control+Enter');
+    await page.getByTestId('held-change').getByRole('button', { name: 'Send the change now' }).click();
+    await expect(page.getByTestId('change-result')).toContainText(`the query matches ${total - 1} incidents now, not ${total}: nothing was changed`, { timeout: 60_000 });
+    const changed = (await api<{ total: number }>(s, 'POST', '/cruddy/v2/service_asset_findings/search', { ...emptySearch(1), include_fields: ['id'], filters: [{ field: 'risklevel', filter_type: 'equal', value: 1.1 }] })).total;
+    expect(changed).toBe(0);
+  } finally {
+    await s.stop();
+  }
+});
+
+// The confirmation (it names N) and the progress of a change over a whole query, as an analyst
+// sees them in both languages and both themes.
+for (const c of [
+  { theme: 'light', locale: 'en-GB' },
+  { theme: 'dark', locale: 'en-GB' },
+  { theme: 'light', locale: 'ru-RU' },
+  { theme: 'dark', locale: 'ru-RU' },
+] as const) {
+  test.describe(`${c.theme}, ${c.locale}`, { tag: LOOK }, () => {
+    test.use({ colorScheme: c.theme, locale: c.locale });
+    test('the confirmation names N; the progress of the job', async ({ page }, testInfo) => {
+      test.setTimeout(180_000);
+      const s = await startServe();
+      try {
+        // Over a thousand, so that N is shown with the language's digit grouping.
+        for (let i = 0; i < 1200; i += 600) {
+          const items = Array.from({ length: 600 }, (_, k) => ({ title: `Проверка ${i + k} — host-${(i + k) % 97}`, status: 'new', risklevel: 2 + ((i + k) % 70) / 10 }));
+          await api(s, 'POST', '/cruddy/v2/service_asset_findings/mass_create', items);
+        }
+        const matching = (await api<{ total: number }>(s, 'POST', '/cruddy/v2/service_asset_findings/search', { ...emptySearch(1), include_fields: ['id'] })).total;
+        expect(matching).toBeGreaterThan(1000);
+        const n = (x: number) => x.toLocaleString(c.locale);
+        // The job's progress is held on screen: its answers come late.
+        await page.route(JOB, async (route) => {
+          if (route.request().method() === 'GET') await new Promise((r) => setTimeout(r, 1500));
+          await route.continue();
+        });
+        await openConsole(page, s);
+        await expect(page.getByTestId('total')).toContainText(n(matching), { timeout: 60_000 });
+        await page.keyboard.press('Shift+X');
+        await expect(page.getByTestId('selected-count')).toContainText(n(matching));
+        await page.getByTestId('incidents-scroll').focus();
+        await page.keyboard.press('s');
+        const dialog = page.getByRole('dialog');
+        await expect(dialog.getByTestId('scope-summary')).toContainText(n(matching));
+        await expect(dialog).toHaveAccessibleName(new RegExp(n(matching)));
+        await snap(page, testInfo, `bulk-query-confirm-${c.locale}-${c.theme}`);
+        await page.keyboard.press('5');
+        await page.keyboard.press('Control+Enter');
+        await page.getByTestId('held-change').getByRole('button').nth(1).click();
+        const progress = page.locator('.notice.is-progress');
+        await expect(progress).toContainText(n(matching), { timeout: 60_000 });
+        await snap(page, testInfo, `bulk-query-progress-${c.locale}-${c.theme}`);
+        await expect(page.getByTestId('change-result')).toContainText(n(matching), { timeout: 120_000 });
+        expect(await count(s, 'verify_close')).toBe(matching);
+      } finally {
+        await s.stop();
+      }
+    });
+  });
+}

@@ -7,9 +7,13 @@ import type { Person, PersonInput } from '../../../src-shared/schemas/people';
 import type { SearchRequest } from '../../../src-shared/schemas/search';
 import { publicOperations } from '../../../src-shared/contract/index';
 import type { IncidentStatus } from '../../../src-shared/resources/fields';
+import type { z } from 'zod';
+import type { BulkJobView, bulkRequestSchema } from '../../../src-shared/schemas/incident-bulk';
 import { MAIN as MAIN_T, type Api, type Element, type Target } from './client';
 
 export type Rec = Record<string, unknown> & { id: string };
+export type BulkRequestInput = z.input<typeof bulkRequestSchema>;
+export type { BulkJobView };
 export type Page = { items: Rec[]; total: number };
 
 export const V2 = '/cruddy/v2';
@@ -44,6 +48,21 @@ export async function setIncidentStatus(
 ): Promise<{ id: string; error_code: number }[]> {
   const answer = await api.run(undefined, undefined, () => api.on(target).incidents.setStatus(ids, status as IncidentStatus, note, opts));
   return answer.results;
+}
+
+/** A change over every incident a query matches, as one job of a local instance (one transaction). */
+export async function startBulkJob(api: Api, target: Target, body: BulkRequestInput): Promise<BulkJobView> {
+  return api.run(undefined, undefined, (s) => api.on(target).incidents.bulk.start(body, s)) as Promise<BulkJobView>;
+}
+
+/** The job's progress. */
+export async function bulkJob(api: Api, target: Target, id: string): Promise<BulkJobView> {
+  return api.run(undefined, 30_000, (s) => api.on(target).incidents.bulk.get(id, s)) as Promise<BulkJobView>;
+}
+
+/** Cancels the job (its transaction rolls back); answers it once it has stopped. */
+export async function cancelBulkJob(api: Api, target: Target, id: string): Promise<BulkJobView> {
+  return api.run(undefined, undefined, () => api.on(target).incidents.bulk.cancel(id)) as Promise<BulkJobView>;
 }
 
 export async function createRecord(api: Api, target: Target, resource: string, body: Record<string, unknown>): Promise<Rec> {

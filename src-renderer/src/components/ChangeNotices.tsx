@@ -37,6 +37,9 @@ export function HeldChange() {
   );
 }
 
+/** Deleted incidents named in the notice (the list of changes names them all). */
+const GONE_NAMED = 5;
+
 export function ChangeResult() {
   const { t, lang } = useI18n();
   const result = useChanges((s) => s.result);
@@ -55,7 +58,16 @@ export function ChangeResult() {
   const res = { ...result.res, queued };
   if (res.ok === 0 && !res.failed.length && !res.cancelled && !queued && !result.revert) return null;
   const ok = res.failed.length === 0 && res.cancelled === 0 && res.queued === 0;
-  const reasons = [...new Set(res.failed.map((f) => f.reason))].slice(0, 3).join('; ');
+  // A change cancelled before any incident was changed (a job over a query rolls back whole) says so.
+  const noneChanged = !result.revert && res.ok === 0 && res.cancelled > 0 && !res.failed.length && !res.queued;
+  // Incidents deleted by someone else meanwhile are named, and the rest said to be changed.
+  const gone = res.failed.filter((f) => f.gone);
+  const refused = res.failed.filter((f) => !f.gone);
+  const reasons = [...new Set(refused.map((f) => f.reason))].slice(0, 3).join('; ');
+  const goneNames = `${gone
+    .slice(0, GONE_NAMED)
+    .map((f) => f.gone)
+    .join(', ')}${gone.length > GONE_NAMED ? ', …' : ''}`;
   const listed = res.queued > 0 || res.failed.some((f) => f.id !== '');
   return (
     <div className={`notice ${ok ? 'is-success' : res.failed.length || res.cancelled ? 'is-error' : 'is-waiting'}`} role={ok ? 'status' : 'alert'} data-testid="change-result">
@@ -64,9 +76,12 @@ export function ChangeResult() {
           ? t('notices.reverted', { count: res.ok, n: formatNumber(lang, res.ok) })
           : res.ok === 0 && res.queued > 0
             ? `${t(`held.${result.kind}`, { count: res.queued, n: formatNumber(lang, res.queued), value: result.label })} ${t('notices.waitsForInstance', { count: res.queued })}`
-            : t(`notices.changed.${result.kind}`, { count: res.ok, n: formatNumber(lang, res.ok), value: result.label })}
-        {res.failed.length > 0 && ` ${t('notices.failedFor', { count: res.failed.length, n: formatNumber(lang, res.failed.length), reasons })}`}
-        {res.cancelled > 0 && ` ${t('notices.cancelledFor', { count: res.cancelled, n: formatNumber(lang, res.cancelled) })}`}
+            : noneChanged
+              ? t('notices.cancelledAll', { count: res.cancelled, n: formatNumber(lang, res.cancelled) })
+              : t(`notices.changed.${result.kind}`, { count: res.ok, n: formatNumber(lang, res.ok), value: result.label })}
+        {gone.length > 0 && ` ${t('notices.goneFor', { count: gone.length, n: formatNumber(lang, gone.length), which: goneNames })}`}
+        {refused.length > 0 && ` ${t('notices.failedFor', { count: refused.length, n: formatNumber(lang, refused.length), reasons })}`}
+        {res.cancelled > 0 && !noneChanged && ` ${t('notices.cancelledFor', { count: res.cancelled, n: formatNumber(lang, res.cancelled) })}`}
         {res.queued > 0 && res.ok > 0 && ` ${t('notices.queuedFor', { count: res.queued, n: formatNumber(lang, res.queued) })}`}
       </span>
       {listed && (

@@ -82,6 +82,9 @@ const RU_RULES: readonly Rule[] = [
   [/^(\S+) is required$/, (m) => `нужно указать ${m[1]}`],
   [/^(\S+) should be a string$/, (m) => `${m[1]} должно быть строкой`],
   [/^no instance (.+)$/, (m) => `нет инсталляции ${m[1]}`],
+  [/^the query matches (\d+) incidents now, not (\d+): nothing was changed$/, (m) => `запросу теперь соответствует инцидентов: ${m[1]}, а не ${m[2]}; ничего не изменено`],
+  [/^cancelled: nothing was changed$/, () => 'прервано: ничего не изменено'],
+  [/^incident (\S+) could not be written \(code (\d+)\): nothing was changed$/, (m) => `инцидент ${m[1]} не удалось записать (код ${m[2]}): ничего не изменено`],
 ];
 
 function ru(text: string, depth = 0): string | null {

@@ -1,17 +1,21 @@
 // The bulk runner: one change (status, risk, owner or group, with a status change's note) over
-// incidents given one by one or over a whole selected query, on any instance, through the APIs
-// every instance has: the query's incidents are read first (pages of the search, nothing created
-// after the selection was made), then written in chunks (a status with its reason through the
-// typed client's incidents.setStatus, one operation; other fields through mass_update), with progress and
-// cancel between chunks. A chunk no instance answered for is handed back as not answered (the
-// caller keeps it in the queue of changes waiting, state/queue.ts); a refusal keeps its reason.
-//
-// `runBulk` is the one entry point: a server-side operation over the query can replace the body
-// of `sendScope` without the callers changing.
+// incidents given one by one or over a whole selected query, on any instance. A selected query's
+// incidents are read first (pages of the search, nothing created after the selection was made:
+// their count is the N the confirmation named, their values the undo's). Then:
+// - on a local instance (the main database, another local one, a snapshot) the change is ONE
+//   server-side job over the query (POST /console/v1/incidents/bulk): one transaction, its
+//   progress read from the job, cancel rolls all of it back; the job refuses (409) when the
+//   query no longer matches the N incidents read, so the confirmation stays true;
+// - on a remote platform, which has no such job, the incidents are written in chunks (a status
+//   with its reason through the typed client's incidents.setStatus, other fields through
+//   mass_update), with progress and cancel between chunks.
+// A chunk or job no instance answered for is handed back as not answered (the caller keeps it in
+// the queue of changes waiting, state/queue.ts); a refusal keeps its reason.
 import { emptySearch } from '../../../src-shared/schemas/search';
 import { microsToTs } from '../../../src-shared/time';
 import { ApiFailure, isAbort } from '../api/client';
-import { massCreate, massUpdate, search, setIncidentStatus, type Rec } from '../api/radar';
+import { bulkJob, cancelBulkJob, massCreate, massUpdate, search, setIncidentStatus, startBulkJob, type BulkJobView, type BulkRequestInput, type Rec } from '../api/radar';
+import type { SearchFilter } from '../../../src-shared/schemas/search';
 import { failureText, type InstanceTag } from '../data/source';
 import { i18n } from '../i18n';
 import { searchText, toSearchFilters, type Resolve } from '../views/incidents/query';
@@ -282,6 +286,121 @@ export async function sendItems(change: BulkChange, instance: InstanceTag, items
   }
 }
 
+/** How often a running job's progress is read. */
+export const JOB_POLL_MS = 250;
+
+/** Whether an instance is served by this server (its job runs here), not a remote platform. */
+export function isLocalInstance(id: string): boolean {
+  if (id === 'main') return true;
+  const s = useInstances.getState();
+  if (id === s.mainId) return true;
+  const found = s.list.find((i) => i.id === id);
+  return !!found && found.kind !== 'remote';
+}
+
+/** The change as the job takes it. */
+function jobChange(change: BulkChange): BulkRequestInput['change'] {
+  switch (change.kind) {
+    case 'status':
+      return {
+        status: String(change.value) as Extract<BulkRequestInput['change'], { status: unknown }>['status'],
+        ...(change.note ? { note: { subject: change.note.subject, body: change.note.body } } : {}),
+        sender_id: useSession.getState().me?.id ?? null,
+      };
+    case 'risk':
+      return { risklevel: Number(change.value) };
+    case 'owner':
+      return { user_id: change.value === null ? null : String(change.value) };
+    case 'group':
+      return { group_id: change.value === null ? null : String(change.value) };
+  }
+}
+
+/** The selected query on one instance as the job takes it: the list's filters and text, the rows unselected left out. */
+export function jobQuery(scope: Scope, instance: string): BulkRequestInput['query'] {
+  const filters: SearchFilter[] = [...toSearchFilters(scope.query, scopeResolve(scope, instance)), ...scope.extra];
+  const prefix = `${instance}:`;
+  const except = [...scope.except].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+  if (except.length) filters.push({ field: 'id', filter_type: 'intersection', value: except, negation: true });
+  const text = searchText(scope.query);
+  return { filters, ...(text ? { virtual_search: { value: text, strict: false } } : {}) };
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A selected query's incidents on a local instance, as one job: all of them changed (committed),
+ * or none (cancelled, refused, failed: rolled back). `items` are the incidents read, their number
+ * the one the job must find.
+ */
+export async function sendJob(change: BulkChange, scope: Scope, b: Batch, opts: SendOptions, out: BulkOutcome): Promise<void> {
+  const api = useSession.getState().api!;
+  const target = targetOf(b.instance.id);
+  const { instance, items } = b;
+  if (opts.signal.aborted) {
+    out.notSent.push({ instance, items });
+    return;
+  }
+  const failAll = (reason: string) => {
+    for (const r of items) out.failed.push({ instance, item: r, code: -1, reason });
+    opts.onChunk(items.length, items.length);
+  };
+  let job: BulkJobView;
+  try {
+    job = await startBulkJob(api, target, { query: jobQuery(scope, instance.id), change: jobChange(change), expected_total: items.length });
+  } catch (e) {
+    if (unanswered(e) || isAbort(e)) {
+      // The job may have started before the answer was lost: the queue checks before it sends again.
+      out.unanswered.push({ instance, items, tried: true });
+      opts.onChunk(items.length, 0);
+      return;
+    }
+    failAll(reasonOf(-1, e));
+    return;
+  }
+  let cancel: Promise<BulkJobView | null> | null = null;
+  const onAbort = () => {
+    cancel ??= cancelBulkJob(api, target, job.id).catch(() => null);
+  };
+  opts.signal.addEventListener('abort', onAbort);
+  if (opts.signal.aborted) onAbort();
+  let reported = 0;
+  const report = (done: number) => {
+    if (done > reported) opts.onChunk(done - reported, 0);
+    reported = Math.max(reported, done);
+  };
+  try {
+    while (job.state === 'running') {
+      await pause(JOB_POLL_MS);
+      try {
+        job = (cancel && (await cancel)) || (await bulkJob(api, target, job.id));
+      } catch (e) {
+        if (!unanswered(e)) throw e;
+        // The server went away: its transaction went with it (nothing written); the change waits.
+        out.unanswered.push({ instance, items, tried: true });
+        report(items.length);
+        return;
+      }
+      if (job.state === 'running') report(Math.min(job.done, items.length - 1));
+    }
+  } catch (e) {
+    failAll(reasonOf(-1, e));
+    return;
+  } finally {
+    opts.signal.removeEventListener('abort', onAbort);
+  }
+  if (job.state === 'done') {
+    for (const r of items) out.ok.push({ instance, item: r });
+    report(items.length);
+  } else if (job.state === 'cancelled') {
+    out.notSent.push({ instance, items });
+  } else {
+    const reason = job.error ? failureText(new ApiFailure(job.error.error_code, job.error.error)) : reasonOf(-1);
+    for (const r of items) out.failed.push({ instance, item: r, code: -1, reason });
+    opts.onChunk(items.length - reported, items.length);
+  }
+}
+
 export const emptyOutcome = (): BulkOutcome => ({ ok: [], failed: [], unanswered: [], unread: [], notSent: [] });
 
 /**
@@ -320,7 +439,7 @@ export async function runBulk(
   return sendScope(change, target.scope, opts, out);
 }
 
-/** A whole selected query, instance by instance: its incidents read, then written in chunks. */
+/** A whole selected query, instance by instance: its incidents read, then written (a job, or chunks). */
 async function sendScope(
   change: BulkChange,
   scope: Scope,
@@ -363,7 +482,7 @@ async function sendScope(
   // Chunks small enough for the progress to move (about twenty steps), large enough for speed.
   const chunk = Math.min(SCOPE_CHUNK, Math.max(CHUNK, Math.ceil(total / 20)));
   for (const b of read) {
-    await sendItems(change, b.instance, b.items, {
+    const send: SendOptions = {
       signal: opts.signal,
       chunk,
       onChunk: (n, f) => {
@@ -371,7 +490,10 @@ async function sendScope(
         failed += f;
         opts.onProgress({ phase: 'sending', done, total, failed });
       },
-    }, out);
+    };
+    // A local instance: one job over the query (one transaction); a remote one: chunks.
+    if (b.items.length && isLocalInstance(b.instance.id)) await sendJob(change, scope, b, send, out);
+    else await sendItems(change, b.instance, b.items, send, out);
   }
   return out;
 }

@@ -78,7 +78,8 @@ export interface SentChange {
 
 export interface ChangeResult {
   ok: number;
-  failed: { id: string; reason: string }[];
+  /** `gone`: the incident no longer existed (deleted by someone else meanwhile), as the list names it. */
+  failed: { id: string; reason: string; gone?: string }[];
   cancelled: number;
   /** Kept waiting for an instance that did not answer. */
   queued: number;
@@ -199,6 +200,9 @@ function queueEntries(p: Pick<PendingChange, 'kind' | 'value' | 'label' | 'note'
   return entries;
 }
 
+/** The mass operations' code of an incident that does not exist (deleted meanwhile). */
+const MASS_NOT_FOUND = 11003;
+
 const canTry = (instance: string) => answering(instance) !== false;
 
 export const useChanges = create<ChangesState>((set, get) => {
@@ -261,7 +265,7 @@ export const useChanges = create<ChangesState>((set, get) => {
     const prevResult = get().result;
     const res: ChangeResult = {
       ok: (carry?.res.ok ?? 0) + out.ok.length,
-      failed: [...(carry?.res.failed ?? []), ...(prevResult?.res.failed.filter((f) => f.id === '') ?? []), ...out.failed.map((f) => ({ id: f.item.id, reason: f.reason }))],
+      failed: [...(carry?.res.failed ?? []), ...(prevResult?.res.failed.filter((f) => f.id === '') ?? []), ...out.failed.map((f) => ({ id: f.item.id, reason: f.reason, ...(f.code === MASS_NOT_FOUND ? { gone: f.item.display_id !== null ? `#${f.item.display_id}` : (f.item.title ?? f.item.id) } : {}) }))],
       cancelled: (carry?.res.cancelled ?? 0) + out.notSent.reduce((n, x) => n + x.items.length, 0),
       queued: (carry?.res.queued ?? 0) + queuedCount,
       queuedIds: [...(carry?.res.queuedIds ?? []), ...waiting.map((q) => q.id)],
