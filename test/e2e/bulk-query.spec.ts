@@ -98,6 +98,8 @@ test('a bulk status change over all of more than 10,000 matching incidents chang
     await expect(progress).toContainText(new RegExp(`Changing status: [1-9][\\d,]* of ${n(all)}`), { timeout: 60_000 });
     await progress.getByRole('button', { name: 'Cancel' }).click();
     await expect(result).toContainText(`Cancelled: none of the ${n(all)} incidents was changed.`, { timeout: 120_000 });
+    // Nothing of it to revert: the notice offers no Revert (which would undo the change before it).
+    await expect(result.getByRole('button', { name: 'Revert' })).toHaveCount(0);
     await snap(page, testInfo, 'bulk-query-cancelled');
     expect(jobCalls.filter((m) => m === 'DELETE')).toHaveLength(1);
     expect(chunked).toBe(0);

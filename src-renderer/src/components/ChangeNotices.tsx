@@ -89,7 +89,9 @@ export function ChangeResult() {
           {t('queue.show')}
         </button>
       )}
-      {!result.revert && last && (
+      {/* Revert undoes this notice's change: offered only when it changed something (a change
+          that changed nothing, a cancelled job, leaves the previous change as the last one). */}
+      {!result.revert && last && res.ok > 0 && (
         <button type="button" className="link" onClick={() => runAction('incidents.undo')}>
           {t('actions.revert')}
         </button>
