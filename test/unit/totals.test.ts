@@ -10,7 +10,7 @@ import { publicEntity, publicResource } from '../../src-shared/public/entities';
 import { INCIDENT_STATUSES, riskBandSql } from '../../src-shared/resources/fields';
 import { getResource } from '../../src-shared/resources/index';
 import { emptySearch } from '../../src-shared/schemas/search';
-import { compileStandardQuery } from '../../src-main/public/query';
+import { compileStandardQuery } from '../../src-main/store/query/standard';
 import { VersionedCache } from '../../src-main/store/data-version';
 import { openDatabase, type Db } from '../../src-main/store/db';
 import { compileSearchPlan, matchKey } from '../../src-main/store/query/plan';
