@@ -1,9 +1,10 @@
-// The generic store: every operation of the data-management API over any registry resource.
-// Multi-row writes run in one transaction; nothing is half-written.
+// The generic store: the connection with its statement cache and data version, and every write
+// of the data-management API over any registry resource (reads of compiled plans, searches and
+// groupings go through the query runner, query/runner.ts). Multi-row writes run in one
+// transaction; nothing is half-written.
 import crypto from 'node:crypto';
 import { ApiError, badRequest, ERR, MASS, notFound } from '../../src-shared/errors';
 import {
-  fieldOf,
   fieldsOf,
   getResource,
   listRelationsOf,
@@ -14,7 +15,7 @@ import {
 } from '../../src-shared/resources/index';
 import { isUuid } from '../../src-shared/schemas/common';
 import { ignoredKeys, type WriteBody } from '../../src-shared/schemas/resource';
-import type { SearchFilter, SearchRequest } from '../../src-shared/schemas/search';
+import type { SearchFilter } from '../../src-shared/schemas/search';
 import { nowTs } from '../../src-shared/time';
 import { decodeRow, encodeValue } from './codec';
 import { isBusy, openDatabase, type Db } from './db';
@@ -22,11 +23,8 @@ import { runsEffects, type Rec, type WriteContext, type WriteOptions } from './a
 import { storeHooks } from './hooks';
 import { DataVersion, VersionedCache } from './data-version';
 import type { Anchors } from './query/keyset';
-import { keptGroups } from './query/groups';
-import { compileSearchPlan } from './query/plan';
 import { operatorsFor } from './query/operators';
-import { runPlan } from './query/run';
-import { checkRelationNames, columnExpr, requireField, whereClause, whereSql } from './search';
+import { checkRelationNames, columnExpr, requireField, whereSql } from './search';
 import { beginChange, trackDeletes } from './outbox';
 import { placeholders, q } from './sql';
 import { checkValue, FieldInvalid, missingRequired } from './write/checks';
@@ -36,11 +34,6 @@ import { setRelations } from './write/links';
 import { highestSql } from './write/sequences';
 
 export type { Rec, WriteContext, WriteOptions, WriteSource } from './api';
-
-export interface SearchResult {
-  items: Rec[];
-  total: number;
-}
 
 export interface MassResult {
   id: string;
@@ -179,10 +172,6 @@ export class Store {
     } finally {
       hits.clear();
     }
-  }
-
-  search(r: ResourceDef, req: SearchRequest): SearchResult {
-    return runPlan(this, compileSearchPlan(r, req));
   }
 
   /** Rows for ids in the ids' order (the deferred join of a page: sort ids, then read rows). */
@@ -555,20 +544,6 @@ export class Store {
         throw e;
       }
     });
-  }
-
-  group(r: ResourceDef, groupField: string | undefined, filters: readonly SearchFilter[] = []): { items: { value: unknown; count: number }[] } {
-    if (!groupField) throw badRequest(ERR.groupFieldEmpty);
-    const f = fieldOf(r, groupField);
-    if (!f || f.kind === 'json' || f.def?.secret) throw badRequest(ERR.invalidField);
-    const where = whereSql(r, filters);
-    const kept = f.source === 'stored' ? keptGroups(this, r, f.name, filters) : undefined;
-    if (kept) return { items: kept.map((row) => ({ value: decodeRow({ [f.name]: row.value }, [f])[f.name], count: row.count })) };
-    const rows = this.all<{ value: unknown; count: number }>(
-      `SELECT ${columnExpr(r, f)} AS value, COUNT(*) AS count FROM ${q(r.table)} t ${whereClause(where)} GROUP BY 1 ORDER BY count DESC, value ASC`,
-      where.params,
-    );
-    return { items: rows.map((row) => ({ value: decodeRow({ [f.name]: row.value }, [f])[f.name], count: row.count })) };
   }
 
   meta(r: ResourceDef) {

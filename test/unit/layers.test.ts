@@ -77,7 +77,7 @@ describe('check-layers', () => {
   });
 
   it.each([
-    ['a store function called', 'src-main/sync/x.ts', `import { countAll } from '../store/counts';\nexport const n = (db: never, r: never) => countAll(db, r);`],
+    ['a store function called', 'src-main/sync/x.ts', `import { Runner } from '../store/query/runner';\nexport const n = (store: never, r: never) => new Runner(store).countAll(r);`],
     ['a regular expression run', 'src-main/server/x.ts', `export const bearer = (x: string) => /^Bearer /.exec(x);`],
     ['a help text', 'src-main/cli/x.ts', `export const help = 'Select all matching records; update the selection; begin again';`],
     ['a PEM text', 'src-main/instances/x.ts', `export const pem = '-----BEGIN CERTIFICATE-----';`],

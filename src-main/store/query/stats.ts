@@ -12,7 +12,7 @@ import type { Store } from '../store';
 import { KEPT_DIMENSIONS, type KeptColumn } from '../aggregates';
 import { daysOf, spanOf, type DayCount, type DaySlice, type KeyCondition } from './days';
 import { matchKey, type Plan } from './plan';
-import { materialise } from './run';
+import { materialise } from './runner';
 
 export type StatBucket = 'day' | 'week' | 'month';
 

@@ -10,7 +10,7 @@ import { openDatabase } from '../db';
 import { q } from '../sql';
 import { Store } from '../store';
 import type { Plan } from './plan';
-import { countPlan } from './run';
+import { Runner } from './runner';
 
 /** What an export with its references carries beside its records, and what it leaves out. */
 export interface ReferenceReport {
@@ -84,7 +84,7 @@ export function openStream(dbFile: string, src: StreamSource, json: readonly Fie
   try {
     db.unsafeMode(true);
     db.exec('BEGIN');
-    total = countPlan(store, src.query);
+    total = new Runner(store).count(src.query);
     if (!json) stmt = db.prepare(src.sql).raw(true);
     else {
       const args = json.map((f) => `${sqlString(f.name)}, ${jsonValueSql(f, `p.${q(f.name)}`)}`).join(', ');

@@ -5,7 +5,7 @@ import { ApiError } from '../../../src-shared/errors';
 import { getResource } from '../../../src-shared/resources/index';
 import type { SearchFilter } from '../../../src-shared/schemas/search';
 import type { Plan } from '../query/plan';
-import { runPlan } from '../query/run';
+import { Runner } from '../query/runner';
 import { incidentStats, type CreatedRange, type StatBucket } from '../query/stats';
 import type { Store } from '../store';
 
@@ -28,8 +28,8 @@ export type ReadTask =
  */
 export function executeRead(store: Store, task: ReadTask, version: string | null = store.version()): string {
   if (task.kind === 'stats') return JSON.stringify(incidentStats(store, task.plan, task.bucket, task.range, version));
-  if (task.kind === 'group') return JSON.stringify(store.group(getResource(task.resource), task.field, task.filters));
-  const { items, total } = runPlan(store, task.plan, { version });
+  if (task.kind === 'group') return JSON.stringify(new Runner(store).group(getResource(task.resource), task.field, task.filters));
+  const { items, total } = new Runner(store).page(task.plan, { version });
   if (task.shape === 'items') return JSON.stringify({ items, total });
   const link = task.link;
   return JSON.stringify({ objects: link ? items.map((o) => ({ ...o, front_link: `${link.prefix}${String(o.id)}${link.suffix}` })) : items, total });
