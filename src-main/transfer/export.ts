@@ -29,6 +29,7 @@ import { compileStandardQuery } from '../store/query/standard';
 import { decodeRow } from '../store/codec';
 import { compileSearchPlan, inlineSlots, pageSqlOf, type Plan as QueryPlan } from '../store/query/plan';
 import { openStream, type ReferenceReport, type Stream } from '../store/query/stream';
+import { attachRelations } from '../store/relations';
 import { CancelledError } from './errors';
 import { headerOf } from './headers';
 import { kindByName } from './kinds';
@@ -322,7 +323,7 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
       };
       const drain = () => {
         if (!pending.length) return;
-        store.attachRelations(plan.r, pendingRaw, pending, plan.load, plan.idRels, plan.shape === 'v2');
+        attachRelations(store, plan.r, pendingRaw, pending, plan.load, plan.idRels, plan.shape === 'v2');
         if (spec.format === 'csv') {
           pushText(
             csvStringify(

@@ -152,17 +152,37 @@ describe('check-layers', () => {
         fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
         fs.writeFileSync(path.join(root, rel), text);
       };
-      write('src-main/store/a.ts', `import { b } from './b';\nexport const a = () => b;`);
-      write('src-main/store/b.ts', `import type { a } from './a';\nexport const b = 1;\nexport type A = typeof a;`);
-      write('src-main/store/c/index.ts', `import { type B } from '../d';\nexport const c = 1 as unknown as B;`);
-      write('src-main/store/d.ts', `import { c } from './c';\nexport type B = number;\nexport const d = c;`);
+      write('src-main/sync/a.ts', `import { b } from './b';\nexport const a = () => b;`);
+      write('src-main/sync/b.ts', `import type { a } from './a';\nexport const b = 1;\nexport type A = typeof a;`);
+      write('src-main/sync/c/index.ts', `import { type B } from '../d';\nexport const c = 1 as unknown as B;`);
+      write('src-main/sync/d.ts', `import { c } from './c';\nexport type B = number;\nexport const d = c;`);
       expect(checkLayers(root).problems).toEqual([]);
-      write('src-main/store/b.ts', `import { a } from './a';\nexport const b = 1;\nexport const again = () => a;`);
-      expect(checkLayers(root).problems).toEqual(['import cycle: src-main/store/a.ts -> src-main/store/b.ts -> src-main/store/a.ts']);
-      write('src-main/store/e.ts', `export * from './f';`);
-      write('src-main/store/f.ts', `export { e } from './g';`);
-      write('src-main/store/g.ts', `import './e';\nexport const e = 1;`);
-      expect(checkLayers(root).problems).toContain('import cycle: src-main/store/e.ts -> src-main/store/f.ts -> src-main/store/g.ts -> src-main/store/e.ts');
+      write('src-main/sync/b.ts', `import { a } from './a';\nexport const b = 1;\nexport const again = () => a;`);
+      expect(checkLayers(root).problems).toEqual(['import cycle: src-main/sync/a.ts -> src-main/sync/b.ts -> src-main/sync/a.ts']);
+      write('src-main/sync/e.ts', `export * from './f';`);
+      write('src-main/sync/f.ts', `export { e } from './g';`);
+      write('src-main/sync/g.ts', `import './e';\nexport const e = 1;`);
+      expect(checkLayers(root).problems).toContain('import cycle: src-main/sync/e.ts -> src-main/sync/f.ts -> src-main/sync/g.ts -> src-main/sync/e.ts');
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a loop through types inside the store, and allows one elsewhere', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'layers-'));
+    try {
+      const write = (rel: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+        fs.writeFileSync(path.join(root, rel), text);
+      };
+      write('src-main/store/statements.ts', `export class Statements {}`);
+      write('src-main/store/query/runner.ts', `import type { Statements } from '../statements';\nexport class Runner { constructor(readonly s: Statements) {} }`);
+      write('src-main/store/store.ts', `import { Statements } from './statements';\nexport class Store extends Statements {}`);
+      write('src-main/sync/a.ts', `import type { B } from './b';\nexport type A = { b?: B };`);
+      write('src-main/sync/b.ts', `import type { A } from './a';\nexport type B = { a?: A };`);
+      expect(checkLayers(root).problems).toEqual([]);
+      write('src-main/store/statements.ts', `import type { Runner } from './query/runner';\nexport class Statements { runner?: Runner }`);
+      expect(checkLayers(root).problems).toEqual(['type import cycle in src-main/store: src-main/store/query/runner.ts -> src-main/store/statements.ts -> src-main/store/query/runner.ts']);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

@@ -9,6 +9,7 @@ import { serve as serveOp } from '../contract';
 import type { ApiDeps } from '../deps';
 import { checkId } from './resources';
 import { Runner } from '../../store/query/runner';
+import { relatedIds } from '../../store/relations';
 
 export { NAMED_OVERRIDES } from '../../../src-shared/contract/index';
 
@@ -54,7 +55,7 @@ export function registerNamed(scope: FastifyInstance, deps: ApiDeps, area?: stri
       const s = store();
       const updated = s.update(compliance, req.body, { userId: req.userId });
       // Spec: related entities in the answer of this update are null.
-      return { ...updated, rule_sets: null, _relations: { rule_sets: s.relatedIds(compliance, 'rule_sets', JSON.stringify([updated.id])).get(updated.id as string) ?? [] } };
+      return { ...updated, rule_sets: null, _relations: { rule_sets: relatedIds(s, compliance, 'rule_sets', JSON.stringify([updated.id])).get(updated.id as string) ?? [] } };
     });
   }
 

@@ -10,7 +10,9 @@ import { decodeRow } from '../codec';
 import { and, columnExpr, orderSqlOf, selectByRids, whereClause, whereSql } from '../search';
 import { q } from '../sql';
 import { Anchors, fromAnchor, keyColumns, keysetUsable } from './keyset';
-import type { FtsHits, Rec, Store } from '../store';
+import type { Rec } from '../api';
+import { attachRelations } from '../relations';
+import type { FtsHits, Statements } from '../statements';
 import { countOf } from './days';
 import { keptGroups } from './groups';
 import { compileSearchPlan, countSqlOf, fillSlots, idsSqlOf, matchKey, planResource, type Plan } from './plan';
@@ -47,7 +49,7 @@ export function materialise(hits: FtsHits, plan: Plan): { fill: (sql: string) =>
 }
 
 export class Runner {
-  constructor(readonly store: Store) {}
+  constructor(readonly store: Statements) {}
 
   /** A page of the plan's matches with their total. */
   page(plan: Plan, opts: RunOptions = {}): PlanResult {
@@ -69,7 +71,7 @@ export class Runner {
         }
       }
       const items = rows.map((row) => decodeRow(row, fields));
-      store.attachRelations(r, rows, items, plan.load, plan.idRels, plan.relatedComputed);
+      attachRelations(store, r, rows, items, plan.load, plan.idRels, plan.relatedComputed);
       return { items, total };
     });
   }
