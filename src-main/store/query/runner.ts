@@ -51,7 +51,7 @@ export function materialise(hits: FtsHits, plan: Plan): { fill: (sql: string) =>
 export class Runner {
   constructor(readonly store: Statements) {}
 
-  /** A page of the plan's matches with their total. */
+  /** A page of the plan's matches with their total (the plan's resource resolved once for the run). */
   page(plan: Plan, opts: RunOptions = {}): PlanResult {
     const store = this.store;
     const r = planResource(plan.resource);
@@ -60,13 +60,13 @@ export class Runner {
       const { fill, exact } = materialise(hits, plan);
       const fields = plan.fields.map((n) => fieldOf(r, n)!);
       const hidden = plan.hidden.map((n): FieldInfo => fieldOf(r, n)!);
-      const rows = store.rowsByRids(selectByRids(r, [...fields, ...hidden]), this.pageIds(plan, version, fill));
+      const rows = store.rowsByRids(selectByRids(r, [...fields, ...hidden]), this.pageIds(plan, r, version, fill));
       let total = exact ?? provenTotal(plan, rows.length) ?? opts.total;
       if (total === undefined) {
         const key = matchKey(plan);
         total = store.totals.get(key, version);
         if (total === undefined) {
-          total = plan.tally ? countOf(store, plan.tally) : this.countMatches(plan, fill);
+          total = plan.tally ? countOf(store, plan.tally) : this.countMatches(plan, r, fill);
           store.totals.set(key, version, total);
         }
       }
@@ -85,7 +85,7 @@ export class Runner {
     if (known !== undefined) return known;
     return store.withHits((hits) => {
       const { fill, exact } = materialise(hits, plan);
-      const total = exact ?? (plan.tally ? countOf(store, plan.tally) : this.countMatches(plan, fill));
+      const total = exact ?? (plan.tally ? countOf(store, plan.tally) : this.countMatches(plan, planResource(plan.resource), fill));
       store.totals.set(key, version, total);
       return total;
     });
@@ -121,9 +121,8 @@ export class Runner {
    * the page starts from the nearest row noted at or before its offset, and its first and last
    * rows are noted for the pages after it (keyset.ts).
    */
-  private pageIds(plan: Plan, version: string | null, fill: (sql: string) => string): { _rid: number }[] {
+  private pageIds(plan: Plan, r: ResourceDef, version: string | null, fill: (sql: string) => string): { _rid: number }[] {
     const store = this.store;
-    const r = planResource(plan.resource);
     if (!keysetUsable(plan)) {
       const ids = idsSqlOf(r, plan);
       return store.all<{ _rid: number }>(fill(ids.sql), ids.params);
@@ -146,8 +145,8 @@ export class Runner {
   }
 
   /** COUNT(*) of the plan's matches. */
-  private countMatches(plan: Plan, fill: (sql: string) => string): number {
-    const count = countSqlOf(planResource(plan.resource), plan);
+  private countMatches(plan: Plan, r: ResourceDef, fill: (sql: string) => string): number {
+    const count = countSqlOf(r, plan);
     return this.store.get1<{ n: number }>(fill(count.sql), count.params)?.n ?? 0;
   }
 }
