@@ -77,6 +77,10 @@ export default defineConfig({
       emptyOutDir: true,
       minify: true,
       sourcemap: false,
+      // The console is read from the local disk (the desktop app) or the loopback server, never
+      // over a slow network: a main bundle of about 1.2 MB is fine, and the warning meant for sites
+      // would only be noise on every `npm start`.
+      chunkSizeWarningLimit: 3000,
       rollupOptions: { input: { index: r('src-renderer/index.html') } },
     },
   },

@@ -15,6 +15,7 @@
 import os from 'node:os';
 import pg from 'pg';
 import { compileTsQuery, softwareText, softwareVector, toTsQueryOrThrow, TsVectorStore } from '../src-shared/textsearch';
+import { PRODUCTS, VENDORS } from './compliance-data';
 import { bold, fmtInt, fmtMs, fmtRatio, formatTable, gc, green, heading, red, Rng, rssMiB, since, summarize } from './lib';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -22,33 +23,6 @@ const ITER = Math.max(3, Number(process.env.BENCH_ITER ?? 7));
 const QUERY_TARGET_MS = 300;
 const CHECK_TARGET_MS = 10_000;
 
-const VENDORS = ['Microsoft', 'Adobe', 'Google', 'Mozilla', 'Oracle', 'Kaspersky', 'КриптоПро', '1С', 'Яндекс', 'GNU', 'Apache', 'VMware', 'Cisco', 'JetBrains', 'Intel', 'NVIDIA'];
-const PRODUCTS = [
-  'Office Professional Plus',
-  'Visual C++ Redistributable',
-  'Photoshop',
-  'Acrobat Reader DC',
-  'Chrome',
-  'Firefox ESR',
-  'Java Runtime Environment',
-  'Endpoint Security для Windows',
-  'CSP',
-  'Предприятие 8 Тонкий клиент',
-  'Браузер',
-  'gimp',
-  'HTTP Server',
-  'Tools',
-  'AnyConnect Secure Mobility Client',
-  'IntelliJ IDEA',
-  'Management Engine Components',
-  'Graphics Driver',
-  'TeamViewer',
-  'AnyDesk',
-  'openssh-server',
-  'libssl3',
-  'python3.11-minimal',
-  'linux-image-amd64',
-];
 const EDITIONS = ['', '', '', ' (x64)', ' (x86)', ' 2019', ' 2016', ' - ru-ru', ' (64-bit)', ' Update 14'];
 
 function record(rng: Rng): { name: string; version: string } {

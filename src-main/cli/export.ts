@@ -9,6 +9,7 @@ import type { ExportSearch } from '../../src-shared/schemas/transfer';
 import { UsageError } from './errors';
 import { delimiterOf } from './options';
 import { localTarget } from './target';
+import { cancellable, fmt, Progress, secs, transferFailure } from './progress';
 
 function searchFlag(raw: string, exportSearchSchema: typeof import('../../src-shared/schemas/transfer').exportSearchSchema): ExportSearch {
   let text = raw;
@@ -57,11 +58,7 @@ export function exportCommand() {
     )
     .option('--with-names', 'beside each id shown as a name (asset, finding type, group, owner), a column with that name (service_asset_name, finding_title, group_name, user_short_name)')
     .action(async (opts) => {
-      const [{ prepareExport }, { cancellable, fmt, Progress, secs, transferFailure }, { exportSearchSchema }] = await Promise.all([
-        import('../transfer/export'),
-        import('./progress'),
-        import('../../src-shared/schemas/transfer'),
-      ]);
+      const [{ prepareExport }, { exportSearchSchema }] = await Promise.all([import('../transfer/export'), import('../../src-shared/schemas/transfer')]);
       if (opts.filter !== undefined && opts.query !== undefined) throw new UsageError('give either --filter or --query, not both');
       const delimiter = opts.delimiter === undefined ? undefined : delimiterOf(opts.delimiter);
       const search = opts.filter !== undefined ? searchFlag(opts.filter, exportSearchSchema) : undefined;

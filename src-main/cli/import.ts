@@ -5,6 +5,7 @@ import { CSV_ENCODINGS } from '../../src-shared/choices';
 import { dbFileOf, delimiterOf } from './options';
 import { localTarget } from './target';
 import { UsageError } from './errors';
+import { cancellable, fmt, Progress, secs, transferFailure } from './progress';
 
 export function importCommand() {
   return new Command('import')
@@ -19,7 +20,7 @@ export function importCommand() {
     .option('--strict-references', 'refuse optional references to missing records instead of clearing them')
     .option('--as-changes', 'into a snapshot of a platform: the records created or changed are changes to push (sync push)')
     .action(async (paths, opts) => {
-      const [{ importFiles, resolveKind }, { cancellable, fmt, Progress, secs, transferFailure }] = await Promise.all([import('../transfer/import'), import('./progress')]);
+      const { importFiles, resolveKind } = await import('../transfer/import');
       try {
         resolveKind(opts.kind);
       } catch (e) {

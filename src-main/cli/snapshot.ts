@@ -7,6 +7,7 @@ import type { SnapshotOptions } from '../transfer/snapshot';
 import { findInstance, withCatalog } from './catalog';
 import { CliError, UsageError } from './errors';
 import { intIn, readKeyFile, uuidArg } from './options';
+import { cancellable, fmt, Progress, secs, transferFailure } from './progress';
 
 /** The remote to copy: --instance (a remote of the catalog, key included) or --url with its key. */
 async function remoteOf(opts: {
@@ -88,7 +89,7 @@ export function snapshotCommand() {
           if (taken) throw new CliError(`the instance name "${addName}" is taken (see \`radar-console instance list\`)`);
         });
       }
-      const [{ readCheckpoint, snapshot }, { cancellable, fmt, Progress, secs, transferFailure }] = await Promise.all([import('../transfer/snapshot'), import('./progress')]);
+      const { readCheckpoint, snapshot } = await import('../transfer/snapshot');
       const bar = new Progress('records');
       let summary;
       try {

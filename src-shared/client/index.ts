@@ -18,28 +18,15 @@ import type { StatusChangeAnswer } from '../schemas/incident-status';
 import type { DiscardRequest, EntryStateName, ResolveRequest } from '../schemas/sync';
 import { changeStatusOnPlatform, type PlatformCalls, type StatusChangeOptions, type StatusNoteInput } from './status-change';
 import type { PublicQuery, ResourceName, ServiceAssetFindingDBFields } from './contract-types';
-import type { AnswerOf, CallArgs, CallInputOf, EmptySearch, OperationId, ResourceApi, RoutedElement } from './types';
+import type { AnswerOf, CallArgs, CallInputOf, OperationId, ResourceApi, RoutedElement } from './types';
 
 export type { OperationDef } from '../contract/operation';
 export type * from './contract-types';
 export type * from './types';
+export { emptySearch } from './empty-search';
 export { changeStatusOnPlatform, rowOfChange, type PlatformCalls, type StatusChangeOptions, type StatusNoteInput } from './status-change';
 export type { StatusChangeAnswer } from '../schemas/incident-status';
 
-/** A search request with every part empty (all records, the first page of `limit`); spread it and set the parts you need. */
-export function emptySearch(limit = 50, offset = 0): EmptySearch {
-  return {
-    include_fields: [],
-    exclude_fields: [],
-    filters: [],
-    ordering: [],
-    virtual_search: { value: '', strict: false },
-    extension_params: { chidlrens_all: false, parents_all: false },
-    relations: [],
-    limit,
-    offset,
-  };
-}
 
 export interface ClientOptions {
   /** The main port's base URL, e.g. `http://127.0.0.1:9000`; '' in a page served by it. */

@@ -2,6 +2,7 @@
 // of the other generic operations.
 import { z } from 'zod';
 import { FILTER_TYPES } from '../resources/types';
+import { emptySearch as emptyRequest } from '../client/empty-search';
 
 /** Largest `limit` a search accepts. */
 export const MAX_LIMIT = 10_000;
@@ -73,17 +74,7 @@ export type SearchRequest = z.infer<typeof searchRequestSchema>;
 
 /** A request with every part empty: all records, first page. */
 export function emptySearch(limit = 50, offset = 0): SearchRequest {
-  return {
-    include_fields: [],
-    exclude_fields: [],
-    filters: [],
-    ordering: [],
-    virtual_search: { value: '', strict: false },
-    extension_params: { chidlrens_all: false, parents_all: false },
-    relations: [],
-    limit,
-    offset,
-  };
+  return emptyRequest(limit, offset);
 }
 
 export const groupRequestSchema = z.object({

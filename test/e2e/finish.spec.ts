@@ -76,6 +76,7 @@ test('an error notice belongs to its page: it does not follow the user to the ne
   // The next change of status fails on the server's side.
   await page.route('**/data/public/api/v1/incidents/**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"disk I/O error","error_code":500}' }));
   await page.route('**/cruddy/v2/service_asset_findings/update**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"disk I/O error","error_code":500}' }));
+  await page.route('**/console/v1/incidents/status**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"disk I/O error","error_code":500}' }));
   await page.route('**/cruddy/v2/service_asset_findings/mass_update**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"disk I/O error","error_code":500}' }));
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.keyboard.press('j');

@@ -312,6 +312,9 @@ export const INCIDENT_ACTIONS: readonly Action[] = [
   },
 ];
 
+/** A pivot's action id: `pivot.assetIn`, `pivot.groupOut`. */
+export const pivotActionId = (kind: PivotKind, mode: 'in' | 'out'): string => `pivot.${kind}${mode === 'in' ? 'In' : 'Out'}`;
+
 /** The row a pivot starts from: the one under the cursor (a right-click puts it there). */
 const pivotRow = (s: AppState): Row | undefined => (grouped(s) ? undefined : focusedRow(s));
 
@@ -321,7 +324,8 @@ const PIVOT_FIELD: Record<PivotKind, string | null> = { asset: 'service_asset_id
 export const PIVOT_ACTIONS: readonly Action[] = (['asset', 'finding', 'rule', 'owner', 'group'] as const).flatMap((kind) =>
   (['in', 'out'] as const).map(
     (mode): Action => ({
-      id: `pivot.${kind}.${mode}`,
+      // One dot, as every action id (the desktop menu's check): pivot.assetIn, pivot.assetOut, …
+      id: pivotActionId(kind, mode),
       label: `pivots.action.${mode}.${kind}`,
       group: 'incidents',
       predicate: (s) => {

@@ -11,7 +11,8 @@ import { instancesOf, targetOf, useInstances } from '../state/instances';
 import { useSession } from '../state/session';
 import { useTriage } from '../state/triage';
 import { RANGE_PRESETS, rangeBounds, searchText, toSearchFilters, type IncidentQuery, type RangePreset, type TimeRange } from '../views/incidents/query';
-import { resolveFor } from './incidentList';
+import { newestOfInstanceInHand, resolveFor } from './incidentList';
+import { subscribeLists } from './listCache';
 
 const INCIDENTS = 'service_asset_findings';
 const VISIT_KEY = 'radar-console.visit.';
@@ -34,6 +35,32 @@ async function newestOf(view: string, filters: (instance: string) => SearchFilte
     }),
   );
   return found.filter((x): x is string => !!x).sort().pop() ?? null;
+}
+
+/**
+ * The newest incident of the view's instances: from the list's first page when the list shows
+ * every incident newest first (waiting for that page rather than asking the same question
+ * twice), otherwise asked of each instance.
+ */
+function newestOfInstance(view: string, signal: AbortSignal): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    let unsub: (() => void) | null = null;
+    const settle = (): boolean => {
+      const inHand = newestOfInstanceInHand(view);
+      if (inHand === 'wait') return false;
+      unsub?.();
+      signal.removeEventListener('abort', onAbort);
+      if (inHand !== undefined) resolve(inHand);
+      else newestOf(view, () => [], '', signal).then(resolve, reject);
+      return true;
+    };
+    const onAbort = () => {
+      unsub?.();
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort);
+    if (!settle()) unsub = subscribeLists(() => void settle());
+  });
 }
 
 /** How many incidents of the view's instances arrived after `since` (ms). */
@@ -91,7 +118,7 @@ export function useFreshness(view: string): Freshness {
     if (!api || !loaded) return;
     const ctl = new AbortController();
     const prev = lastVisit(view);
-    Promise.all([newestOf(view, () => [], '', ctl.signal), prev ? countSince(view, prev, ctl.signal) : Promise.resolve(0)]).then(
+    Promise.all([newestOfInstance(view, ctl.signal), prev ? countSince(view, prev, ctl.signal) : Promise.resolve(0)]).then(
       ([newest, count]) => {
         if (!ctl.signal.aborted) setState({ newest, visit: prev ? { at: prev, count } : null });
       },

@@ -13,7 +13,7 @@ import { instancesOf, targetOf, useInstances } from '../state/instances';
 import { myGroups } from '../state/people';
 import { queuedOverlay, useQueue } from '../state/queue';
 import { checkAuth, useSession } from '../state/session';
-import { useTriage } from '../state/triage';
+import { currentQuery, useTriage } from '../state/triage';
 import { bucketFor, queryKey, searchText, statsByServer, toSearchFilters, toSearchRequest, toStatsQuery, type IncidentQuery, type Resolve } from '../views/incidents/query';
 import { cachedSource, rememberSource } from './listCache';
 import { compareRows, MergedSource, PagedSource, type RowSource } from './source';
@@ -227,6 +227,22 @@ function markFromFirstPage(view: string, q: IncidentQuery): string | null | unde
   if (st.total === 0) return null;
   const top = source.row(0)?.created_at;
   return typeof top === 'string' ? top : undefined;
+}
+
+/**
+ * The newest incident of the whole instance, read from the list in hand when the list shows every
+ * incident newest first (no filter, no text): undefined when the list cannot say (another query,
+ * another order, 'all', rows held back), 'wait' while its first page is still being read.
+ */
+export function newestOfInstanceInHand(view: string): string | null | undefined | 'wait' {
+  const q = currentQuery();
+  if (view === 'all' || searchText(q) !== '' || toSearchFilters(q, resolveFor(view, view)).length > 0) return undefined;
+  const source = cachedSource(view);
+  if (!source || !source.key.includes(`|${queryKey(q)}|`)) return undefined;
+  const st = source.state();
+  if (st.error) return undefined;
+  if (st.total === null) return 'wait';
+  return markFromFirstPage(view, q);
 }
 
 /**

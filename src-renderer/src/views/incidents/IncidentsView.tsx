@@ -3,7 +3,7 @@
 // (actions/incidents.ts) read it there, this view only shows it.
 import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { IncidentStatus, RiskBand } from '../../../../src-shared/resources/fields';
-import { closeIncident, openIncident, refOf } from '../../actions/incidents';
+import { closeIncident, openIncident, pivotActionId, refOf } from '../../actions/incidents';
 import { announce } from '../../actions/notices';
 import { runAction } from '../../actions/registry';
 import { getRecord } from '../../api/radar';
@@ -46,7 +46,7 @@ const ROW_MENU = [
   'incidents.clearSelection',
 ].map((action): MenuEntry => ({ action }))
   .concat([{ separator: true }])
-  .concat(['asset', 'finding', 'rule', 'owner', 'group'].flatMap((k) => [{ action: `pivot.${k}.in` }, { action: `pivot.${k}.out` }]));
+  .concat((['asset', 'finding', 'rule', 'owner', 'group'] as const).flatMap((k) => [{ action: pivotActionId(k, 'in') }, { action: pivotActionId(k, 'out') }]));
 
 let rowsVersionCounter = 0;
 

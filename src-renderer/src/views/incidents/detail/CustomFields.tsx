@@ -101,6 +101,18 @@ function Value({ rec, instance, onSaved }: { rec: Rec; instance: string; onSaved
   );
 }
 
+/** An incident's custom field values on an instance, each with its field (its title and type). */
+export async function customFieldValuesOf(api: Parameters<typeof search>[0], instance: string, incidentId: string, signal: AbortSignal): Promise<Rec[]> {
+  const page = await search(
+    api,
+    targetOf(instance),
+    'custom_field_values',
+    { ...emptySearch(200), filters: [{ field: 'service_asset_finding_id', filter_type: 'equal', value: incidentId }], relations: ['custom_field'] },
+    signal,
+  );
+  return page.items;
+}
+
 export function CustomFields({ instance, incidentId, seq }: { instance: string; incidentId: string; seq: number }) {
   const { t } = useI18n();
   const api = useSession((s) => s.api);
@@ -109,16 +121,7 @@ export function CustomFields({ instance, incidentId, seq }: { instance: string; 
   useEffect(() => {
     if (!api) return;
     const ctl = new AbortController();
-    search(
-      api,
-      targetOf(instance),
-      'custom_field_values',
-      { ...emptySearch(200), filters: [{ field: 'service_asset_finding_id', filter_type: 'equal', value: incidentId }], relations: ['custom_field'] },
-      ctl.signal,
-    ).then(
-      (p) => setValues(p.items),
-      () => setValues([]),
-    );
+    customFieldValuesOf(api, instance, incidentId, ctl.signal).then(setValues, () => setValues([]));
     return () => ctl.abort();
   }, [api, instance, incidentId, seq, n]);
   if (!values) return <p className="muted">{t('states.loading')}</p>;

@@ -10,17 +10,17 @@
 // "last set" without a who, except where a snapshot's outbox recorded them.
 import { useEffect, useState } from 'react';
 import type { OutboxEntry } from '../../../../../src-shared/schemas/sync';
-import { emptySearch } from '../../../../../src-shared/schemas/search';
-import { search, type Rec } from '../../../api/radar';
+import type { Rec } from '../../../api/radar';
 import { syncEntries } from '../../../api/sync';
 import { StatusBadge } from '../../../components/Badges';
 import { useI18n } from '../../../i18n';
 import { formatDateTime, formatNumber } from '../../../i18n/format';
-import { targetOf, useInstances } from '../../../state/instances';
+import { useInstances } from '../../../state/instances';
 import { groupName, personName, usePeople } from '../../../state/people';
 import { useSession } from '../../../state/session';
 import { useSync } from '../../../state/sync';
 import { Composer, Notes } from './Conversation';
+import { customFieldValuesOf } from './CustomFields';
 
 const s = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
 
@@ -52,16 +52,7 @@ function useExtra(instance: string, incidentId: string, seq: number) {
   useEffect(() => {
     if (!api) return;
     const ctl = new AbortController();
-    search(
-      api,
-      targetOf(instance),
-      'custom_field_values',
-      { ...emptySearch(200), filters: [{ field: 'service_asset_finding_id', filter_type: 'equal', value: incidentId }], relations: ['custom_field'] },
-      ctl.signal,
-    ).then(
-      (p) => setValues(p.items),
-      () => setValues([]),
-    );
+    customFieldValuesOf(api, instance, incidentId, ctl.signal).then(setValues, () => setValues([]));
     if (isSnapshot) {
       Promise.all([
         syncEntries(api, snapshotId, { resource: 'service_asset_findings', record_id: incidentId, limit: 200 }, ctl.signal),
