@@ -86,6 +86,16 @@ export function violation(rel, spec) {
   return null;
 }
 
+/** Calls `visit` on each child node of a Babel AST node (positions and extra data skipped). */
+function visitChildren(node, visit) {
+  for (const key of Object.keys(node)) {
+    if (key === 'loc' || key === 'start' || key === 'end' || key === 'extra') continue;
+    const v = node[key];
+    if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === 'object' && typeof v.type === 'string') visit(v);
+  }
+}
+
 /** Every module specifier a file imports: static, re-exported, dynamic import() and require(). */
 export function importsOf(file, source) {
   return importRecordsOf(file, source).map((r) => r.spec);
@@ -122,12 +132,7 @@ export function importRecordsOf(file, source) {
         break;
       }
     }
-    for (const key of Object.keys(node)) {
-      if (key === 'loc' || key === 'start' || key === 'end' || key === 'extra') continue;
-      const v = node[key];
-      if (Array.isArray(v)) v.forEach(visit);
-      else if (v && typeof v === 'object' && typeof v.type === 'string') visit(v);
-    }
+    visitChildren(node, visit);
   };
   visit(ast.program);
   return specs;
@@ -288,12 +293,7 @@ export function sqlViolationsOf(rel, source) {
         break;
       }
     }
-    for (const key of Object.keys(node)) {
-      if (key === 'loc' || key === 'start' || key === 'end' || key === 'extra') continue;
-      const v = node[key];
-      if (Array.isArray(v)) v.forEach(visit);
-      else if (v && typeof v === 'object' && typeof v.type === 'string') visit(v);
-    }
+    visitChildren(node, visit);
   };
   visit(ast.program);
   return found;
