@@ -2,7 +2,7 @@
 // matches materialised, the page's row ids read in order and then their rows, the total proven
 // by the page, reused while the data has not changed, read from the kept per-day counts when the
 // plan is a tally of them, or counted; records decoded, relations attached), the count of the
-// matches, a resource's whole count, a v2 search, and the group operation.
+// matches, a resource's whole count, a v2 search, the incident statistics and the group operation.
 import { badRequest, ERR } from '../../../src-shared/errors';
 import { fieldOf, type FieldInfo, type ResourceDef } from '../../../src-shared/resources/index';
 import type { SearchFilter, SearchRequest } from '../../../src-shared/schemas/search';
@@ -12,10 +12,11 @@ import { q } from '../sql';
 import { Anchors, fromAnchor, keyColumns, keysetUsable } from './keyset';
 import type { Rec } from '../api';
 import { attachRelations } from '../relations';
-import type { FtsHits, Statements } from '../statements';
+import type { Statements } from '../statements';
 import { countOf } from './days';
 import { keptGroups } from './groups';
-import { compileSearchPlan, countSqlOf, fillSlots, idsSqlOf, matchKey, planResource, type Plan } from './plan';
+import { compileSearchPlan, countSqlOf, idsSqlOf, materialise, matchKey, planResource, type Plan } from './plan';
+import { incidentStats, type CreatedRange, type IncidentStats, type StatBucket } from './stats';
 
 export interface PlanResult {
   items: Rec[];
@@ -34,18 +35,6 @@ export function provenTotal(plan: Plan, got: number): number | undefined {
   if (got > 0 && (plan.limit < 0 || got < plan.limit)) return plan.offset + got;
   if (got === 0 && plan.offset === 0 && plan.limit !== 0) return 0;
   return undefined;
-}
-
-/**
- * The plan's full-text matches materialised: `fill` puts their conditions into the plan's SQL;
- * `exact` is the number of matches when the condition is that one match alone.
- */
-export function materialise(hits: FtsHits, plan: Plan): { fill: (sql: string) => string; exact: number | undefined } {
-  const slots = plan.fts.map((s) => hits.materialise(s.table, s.match));
-  return {
-    fill: (sql) => fillSlots(sql, (i) => slots[i]!.sql),
-    exact: plan.fts.length === 1 && !plan.cte && plan.where.sql === '{{fts:0}}' ? slots[0]!.count : undefined,
-  };
 }
 
 export class Runner {
@@ -94,6 +83,11 @@ export class Runner {
   /** Every record of a resource (no filter). */
   countAll(r: ResourceDef): number {
     return this.store.get1<{ n: number }>(`SELECT COUNT(*) AS n FROM ${q(r.table)}`)?.n ?? 0;
+  }
+
+  /** The incident statistics of a plan's matches (per-day kept counts where they answer). */
+  stats(plan: Plan, bucket: StatBucket | 'auto', range: CreatedRange | undefined, version: string | null = this.store.version()): IncidentStats {
+    return incidentStats(this.store, plan, bucket, range, version);
   }
 
   /** A v2 search request answered as `{items, total}`. */

@@ -11,8 +11,7 @@ import { VersionedCache } from '../data-version';
 import type { Statements } from '../statements';
 import { KEPT_DIMENSIONS, type KeptColumn } from '../aggregates';
 import { daysOf, spanOf, type DayCount, type DaySlice, type KeyCondition } from './days';
-import { matchKey, type Plan } from './plan';
-import { materialise } from './runner';
+import { matchKey, materialise, type Plan } from './plan';
 
 export type StatBucket = 'day' | 'week' | 'month';
 
