@@ -10,7 +10,7 @@ import { publicEntity, publicResource } from '../src-shared/public/entities';
 import { parseStandardQuery } from '../src-shared/public/standard-filters';
 import { riskBandSql } from '../src-shared/resources/fields';
 import { groupRequestSchema, searchRequestSchema, type SearchFilter } from '../src-shared/schemas/search';
-import { compileStandardQuery } from '../src-main/public/query';
+import { compileStandardQuery } from '../src-main/store/query/standard';
 import { openDatabase } from '../src-main/store/db';
 import { countOf } from '../src-main/store/query/days';
 import { compileSearchPlan, countSqlOf, fillSlots, idsSqlOf, type Plan } from '../src-main/store/query/plan';

@@ -33,7 +33,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { compileStandardQuery } from '../src-main/public/query';
+import { compileStandardQuery } from '../src-main/store/query/standard';
 import { openDatabase } from '../src-main/store/db';
 import { compileSearchPlan } from '../src-main/store/query/plan';
 import { publicEntity, publicResource } from '../src-shared/public/entities';

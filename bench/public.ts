@@ -14,7 +14,7 @@
 import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
-import { compileStandardQuery } from '../src-main/public/query';
+import { compileStandardQuery } from '../src-main/store/query/standard';
 import { startServer } from '../src-main/server/start';
 import { openDatabase } from '../src-main/store/db';
 import { countSqlOf, idsSqlOf } from '../src-main/store/query/plan';

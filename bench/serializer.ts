@@ -12,6 +12,7 @@ import { instanceSchema } from '../src-shared/schemas/instances';
 import { recordSchemaOf } from '../src-shared/schemas/resource';
 import { listSchema, type SearchRequest } from '../src-shared/schemas/search';
 import { fmtRatio, formatTable, heading, since, summarize } from './lib';
+import { Runner } from '../src-main/store/query/runner';
 
 const median = (xs: number[]): number => summarize(xs).p50;
 
@@ -20,7 +21,7 @@ export function serializerEffect(db: string, search: SearchRequest): void {
   const incidents = getResource('service_asset_findings');
   const { db: conn } = openDatabase(db, { readonly: true, create: false });
   const store = new Store(conn);
-  const page = store.search(incidents, search);
+  const page = new Runner(store).search(incidents, search);
   conn.close();
   const list = [
     { id: crypto.randomUUID(), name: 'Main', url: 'http://127.0.0.1:9000', sort_order: 0 },

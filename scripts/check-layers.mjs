@@ -3,8 +3,10 @@
 // its environment allows (src-shared: itself and zod; src-main: no Electron outside
 // src-main/electron, src-main/preload and the Electron entry; src-renderer: no Node, no
 // Electron, no src-main); inside src-main, the layers of MAIN_LAYERS (the store never imports
-// the server, routes never load better-sqlite3); and no import cycles among the source files
-// (imports erased at run time, `import type`, do not count); the renderer uses zod only for
+// the server); SQL only in src-main/store (no better-sqlite3 import, database call or SQL text
+// anywhere else in src-main: sqlViolationsOf); no import cycles among the source files
+// (imports erased at run time, `import type`, do not count, except inside src-main/store, which
+// has no loop even through types); the renderer uses zod only for
 // types (the schemas it checks answers with are the contract's). Imports are read with a real
 // TypeScript parser (@babel/parser).
 import { builtinModules } from 'node:module';
@@ -29,21 +31,20 @@ export function environmentOf(rel) {
 /**
  * Layers inside src-main (the rest of src-main is electron/, preload/ and index.ts, which may
  * import all of it): what each folder may import of the others, and which may load SQLite.
- * The store is the bottom (it never imports the server); the server's routes call the store and
- * never touch better-sqlite3; only the store and the transfer engine (its own connections) do.
+ * The store is the bottom (it never imports the server) and the only folder that reaches SQLite:
+ * everything else calls its functions (import, export and sync included).
  */
 export const MAIN_LAYERS = {
   config: [],
   scan: [],
   store: [],
-  public: ['store'],
   instances: ['store'],
-  transfer: ['store', 'public', 'instances'],
+  transfer: ['store', 'instances'],
   sync: ['store', 'instances', 'transfer'],
-  server: ['store', 'public', 'instances', 'transfer', 'sync', 'scan', 'config'],
-  cli: ['store', 'public', 'instances', 'transfer', 'sync', 'scan', 'config', 'server'],
+  server: ['store', 'instances', 'transfer', 'sync', 'scan', 'config'],
+  cli: ['store', 'instances', 'transfer', 'sync', 'scan', 'config', 'server'],
 };
-const SQLITE_LAYERS = new Set(['store', 'transfer']);
+const SQLITE_LAYERS = new Set(['store']);
 
 /** The src-main folder of a path (`store` for src-main/store/db.ts), `cli` for the CLI's entry. */
 export function mainLayerOf(rel) {
@@ -58,7 +59,7 @@ export function violation(rel, spec) {
   if (!env) return null;
   const layer = env === 'main' ? mainLayerOf(rel) : null;
   if (layer && !spec.startsWith('.') && pkgName(spec) === 'better-sqlite3' && !SQLITE_LAYERS.has(layer)) {
-    return `src-main/${layer} may not import better-sqlite3 (only the store and the transfer engine open databases)`;
+    return `src-main/${layer} may not import better-sqlite3 (only the store opens databases)`;
   }
   if (spec.startsWith('.')) {
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec));
@@ -83,6 +84,16 @@ export function violation(rel, spec) {
   if (env === 'renderer' && isBuiltin(spec)) return `src-renderer may not import Node built-ins (${spec})`;
   if ((env === 'main' || env === 'electron') && (name === 'react' || name === 'react-dom' || name === 'zustand')) return `src-main may not import ${name}`;
   return null;
+}
+
+/** Calls `visit` on each child node of a Babel AST node (positions and extra data skipped). */
+function visitChildren(node, visit) {
+  for (const key of Object.keys(node)) {
+    if (key === 'loc' || key === 'start' || key === 'end' || key === 'extra') continue;
+    const v = node[key];
+    if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === 'object' && typeof v.type === 'string') visit(v);
+  }
 }
 
 /** Every module specifier a file imports: static, re-exported, dynamic import() and require(). */
@@ -121,12 +132,7 @@ export function importRecordsOf(file, source) {
         break;
       }
     }
-    for (const key of Object.keys(node)) {
-      if (key === 'loc' || key === 'start' || key === 'end' || key === 'extra') continue;
-      const v = node[key];
-      if (Array.isArray(v)) v.forEach(visit);
-      else if (v && typeof v === 'object' && typeof v.type === 'string') visit(v);
-    }
+    visitChildren(node, visit);
   };
   visit(ast.program);
   return specs;
@@ -206,6 +212,93 @@ function pathThrough(graph, members, start) {
   return [...members].join(' -> ');
 }
 
+/** Calls that reach SQLite whatever they are called on (better-sqlite3's Database and Statement). */
+const SQL_CALLS = new Set(['prepare', 'pragma', 'transaction', 'unsafeMode', 'backup', 'loadExtension', 'function', 'aggregate', 'serialize']);
+
+/**
+ * Upper-case SQL statements in a string or template literal's text: SELECT … FROM (or SELECT of
+ * a value), INSERT INTO, UPDATE x SET, DELETE FROM, PRAGMA, CREATE/DROP TABLE|INDEX|TRIGGER|VIEW,
+ * a transaction statement that starts the text (BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE) and
+ * WITH x AS (…). Case matters: a help text saying "Select all matching" is not SQL.
+ */
+const SQL_TEXT = new RegExp(
+  [
+    String.raw`\bSELECT\b[\s\S]*\bFROM\b`,
+    String.raw`\bSELECT\s+(?:COUNT|MAX|MIN|SUM|DISTINCT|\d|\*|\?)`,
+    String.raw`\bINSERT\s+(?:OR\s+[A-Z]+\s+)?INTO\b`,
+    String.raw`\bUPDATE\s+\S+\s+SET\b`,
+    String.raw`\bDELETE\s+FROM\b`,
+    String.raw`\bPRAGMA\s`,
+    String.raw`\b(?:CREATE|DROP)\s+(?:TEMP\s+|TEMPORARY\s+|UNIQUE\s+|VIRTUAL\s+)?(?:TABLE|INDEX|TRIGGER|VIEW)\b`,
+    String.raw`^\s*(?:BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b`,
+    String.raw`\bWITH\s+(?:RECURSIVE\s+)?[A-Za-z_]\w*(?:\s*\([^)]*\))?\s+AS\s*\(`,
+  ].join('|'),
+);
+
+/** Whether a file may hold SQL: the store, and src-shared's declarations (computed fields, sort keys) the store compiles. */
+export function mayHoldSql(rel) {
+  return !rel.startsWith('src-main/') || rel.startsWith('src-main/store/');
+}
+
+/**
+ * Where a file of src-main outside the store holds SQL (see SQL_CALLS and SQL_TEXT; any import of
+ * better-sqlite3, types included), each as `file:line: what`. Everything else reaches SQLite
+ * through functions of src-main/store.
+ */
+export function sqlViolationsOf(rel, source) {
+  if (mayHoldSql(rel)) return [];
+  const ast = parse(source, {
+    sourceType: 'module',
+    sourceFilename: rel,
+    plugins: rel.endsWith('x') ? ['typescript', 'jsx'] : ['typescript'],
+  });
+  const found = [];
+  const at = (node, what) => found.push(`${rel}:${node.loc?.start.line ?? 0}: ${what} (SQL belongs in src-main/store; call a store function instead)`);
+  const visit = (node) => {
+    if (!node || typeof node.type !== 'string') return;
+    switch (node.type) {
+      case 'ImportDeclaration':
+      case 'ExportAllDeclaration':
+      case 'ExportNamedDeclaration':
+        if (node.source?.value && pkgName(node.source.value) === 'better-sqlite3') at(node, 'imports better-sqlite3');
+        break;
+      case 'TSImportType': {
+        const arg = node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument;
+        if (arg?.type === 'StringLiteral' && pkgName(arg.value) === 'better-sqlite3') at(node, 'imports better-sqlite3 types');
+        break;
+      }
+      case 'TSImportEqualsDeclaration': {
+        const ref = node.moduleReference?.expression;
+        if (ref?.type === 'StringLiteral' && pkgName(ref.value) === 'better-sqlite3') at(node, 'loads better-sqlite3');
+        break;
+      }
+      case 'ImportExpression':
+      case 'CallExpression':
+      case 'OptionalCallExpression': {
+        const ref = node.type === 'ImportExpression' ? node.source : node.callee?.type === 'Identifier' && ['require', 'import'].includes(node.callee.name) ? node.arguments?.[0] : null;
+        if (ref?.type === 'StringLiteral' && pkgName(ref.value) === 'better-sqlite3') at(node, 'loads better-sqlite3');
+        if (node.callee?.type === 'Import' && node.arguments?.[0]?.type === 'StringLiteral' && pkgName(node.arguments[0].value) === 'better-sqlite3') at(node, 'loads better-sqlite3');
+        const callee = node.callee;
+        if ((callee?.type === 'MemberExpression' || callee?.type === 'OptionalMemberExpression') && !callee.computed && SQL_CALLS.has(callee.property?.name)) {
+          at(node, `calls .${callee.property.name}()`);
+        }
+        break;
+      }
+      case 'StringLiteral':
+        if (SQL_TEXT.test(node.value)) at(node, `SQL text ${JSON.stringify(node.value.slice(0, 40))}`);
+        break;
+      case 'TemplateLiteral': {
+        const text = node.quasis.map((q) => q.value.cooked ?? q.value.raw).join('?');
+        if (SQL_TEXT.test(text)) at(node, `SQL text ${JSON.stringify(text.trim().slice(0, 40))}`);
+        break;
+      }
+    }
+    visitChildren(node, visit);
+  };
+  visit(ast.program);
+  return found;
+}
+
 /**
  * The console keeps no copies of the server's schemas: the answers it reads are checked by the
  * typed client against the contract (src-shared), so src-renderer uses zod only for types.
@@ -217,6 +310,8 @@ export function ownSchemas(rel, spec) {
 export function checkLayers(root) {
   const problems = [];
   const graph = new Map();
+  // The store's own files with type-only imports too: the store has no loop even at the type level.
+  const storeGraph = new Map();
   let files = 0;
   for (const top of ['src-shared', 'src-main', 'src-renderer']) {
     const dir = path.join(root, top);
@@ -225,18 +320,25 @@ export function checkLayers(root) {
       files++;
       const rel = path.relative(root, file).split(path.sep).join('/');
       const edges = [];
-      for (const { spec, typeOnly } of importRecordsOf(file, fs.readFileSync(file, 'utf8'))) {
+      const typed = [];
+      const source = fs.readFileSync(file, 'utf8');
+      for (const v of sqlViolationsOf(rel, source)) problems.push(v);
+      for (const { spec, typeOnly } of importRecordsOf(file, source)) {
         const why = violation(rel, spec) ?? (typeOnly ? null : ownSchemas(rel, spec));
         if (why) problems.push(`${rel}: ${why}`);
-        if (!typeOnly && spec.startsWith('.')) {
+        if (spec.startsWith('.')) {
           const target = resolveRelative(root, rel, spec);
-          if (target) edges.push(target);
+          if (target && !typeOnly) edges.push(target);
+          if (target?.startsWith('src-main/store/')) typed.push(target);
         }
       }
       graph.set(rel, edges);
+      if (rel.startsWith('src-main/store/')) storeGraph.set(rel, typed);
     }
   }
-  for (const c of cyclesOf(graph)) problems.push(`import cycle: ${c}`);
+  const cycles = cyclesOf(graph);
+  for (const c of cycles) problems.push(`import cycle: ${c}`);
+  for (const c of cyclesOf(storeGraph)) if (!cycles.includes(c)) problems.push(`type import cycle in src-main/store: ${c}`);
   return { files, problems };
 }
 

@@ -139,10 +139,15 @@ function testCommand() {
           process.stdout.write(`FAIL ${name}: ${file} does not exist\n`);
           throw new CliError('', 1);
         }
-        const [{ openDatabase }, { Store }] = await Promise.all([import('../store/db'), import('../store/store')]);
+        const [{ openDatabase }, { Store }, { Runner }, { getResource }] = await Promise.all([
+          import('../store/db'),
+          import('../store/store'),
+          import('../store/query/runner'),
+          import('../../src-shared/resources/index'),
+        ]);
         const local = openDatabase(file, { create: false });
         try {
-          const n = new Store(local.db).get1<{ n: number }>('SELECT COUNT(*) AS n FROM service_asset_findings')!.n;
+          const n = new Runner(new Store(local.db)).countAll(getResource('service_asset_findings'));
           process.stdout.write(`ok   ${name}: ${n} incidents in ${file}\n`);
         } finally {
           local.db.close();

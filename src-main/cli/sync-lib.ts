@@ -1,6 +1,6 @@
 // What the sync subcommands run, loaded only when one of them does (sync.ts holds their flags
 // and help, which every other command's start-up would otherwise pay for).
-export { countOf, counts, rowsOf, views } from '../sync/entries';
+export { countOf, counts, rowsOf, views } from '../store/outbox-log';
 export { SyncError } from '../sync/errors';
 export { hasOriginKey } from '../sync/origin';
 export { pull } from '../sync/pull';

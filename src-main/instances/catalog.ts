@@ -5,24 +5,25 @@ import path from 'node:path';
 import { ApiError, badRequest, conflict, notFound } from '../../src-shared/errors';
 import type { InstanceInput, InstancePatch } from '../../src-shared/schemas/instances';
 import { nowTs } from '../../src-shared/time';
+import {
+  deleteInstanceRow,
+  insertLocalInstance,
+  insertRemoteInstance,
+  instanceNameTaken,
+  instanceRow,
+  instanceRows,
+  nextInstanceOrder,
+  readSetting,
+  updateInstanceRow,
+  writeSetting,
+  type InstanceChange,
+  type InstanceRow,
+} from '../store/catalog-tables';
 import { VersionedCache } from '../store/data-version';
 import type { Store } from '../store/store';
-import type { KeyVault } from './vault';
 
-export interface InstanceRow {
-  id: string;
-  name: string;
-  kind: 'local' | 'remote';
-  sort_order: number;
-  db_file: string | null;
-  url: string | null;
-  remote_instance_id: string | null;
-  ca_file: string | null;
-  pinned_sha256: string | null;
-  timeout_ms: number | null;
-  created_at: string;
-  updated_at: string;
-}
+export type { InstanceRow };
+import type { KeyVault } from './vault';
 
 export const MAIN_NAME_DEFAULT = 'Main';
 
@@ -38,11 +39,11 @@ export class InstanceCatalog {
   ) {}
 
   private setting(key: string): string | undefined {
-    return this.store.get1<{ value: string }>(`SELECT value FROM settings WHERE key = ?`, [key])?.value;
+    return readSetting(this.store, key);
   }
 
   private setSetting(key: string, value: string): void {
-    this.store.run(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [key, value]);
+    writeSetting(this.store, key, value);
   }
 
   /**
@@ -64,7 +65,7 @@ export class InstanceCatalog {
     // leaves a version this one no longer equals.
     const snapshot = {
       main: { id, name: this.setting('instance.name') ?? MAIN_NAME_DEFAULT },
-      rows: this.store.all<InstanceRow>(`SELECT * FROM console_instances ORDER BY sort_order, name`),
+      rows: instanceRows(this.store),
     };
     this.kept.set('catalog', version, snapshot);
     return snapshot;
@@ -84,7 +85,7 @@ export class InstanceCatalog {
   }
 
   get(id: string): InstanceRow | undefined {
-    return this.store.get1<InstanceRow>(`SELECT * FROM console_instances WHERE id = ?`, [id.toLowerCase()]);
+    return instanceRow(this.store, id.toLowerCase());
   }
 
   resolveDbFile(file: string): string {
@@ -93,9 +94,7 @@ export class InstanceCatalog {
 
   private checkName(name: string, except?: string): void {
     const main = this.main();
-    const taken =
-      (main.name === name && except !== main.id) ||
-      !!this.store.get1(`SELECT 1 AS x FROM console_instances WHERE name = ? AND id IS NOT ?`, [name, except ?? null]);
+    const taken = (main.name === name && except !== main.id) || instanceNameTaken(this.store, name, except ?? null);
     if (taken) throw conflict('name_already_used', ['name']);
   }
 
@@ -104,20 +103,30 @@ export class InstanceCatalog {
       this.checkName(input.name);
       const id = crypto.randomUUID();
       const at = nowTs();
-      const order =
-        input.sort_order ??
-        (this.store.get1<{ n: number }>(`SELECT COALESCE(MAX(sort_order), 0) + 1 AS n FROM console_instances`)?.n ?? 1);
+      const order = input.sort_order ?? nextInstanceOrder(this.store);
       if (input.kind === 'local') {
-        this.store.run(
-          `INSERT INTO console_instances (id, name, kind, sort_order, db_file, timeout_ms, created_at, updated_at) VALUES (?, ?, 'local', ?, ?, ?, ?, ?)`,
-          [id, input.name, order, this.resolveDbFile(input.db_file), input.timeout_ms ?? null, at, at],
-        );
+        insertLocalInstance(this.store, {
+          id,
+          name: input.name,
+          sort_order: order,
+          db_file: this.resolveDbFile(input.db_file),
+          timeout_ms: input.timeout_ms ?? null,
+          created_at: at,
+          updated_at: at,
+        });
       } else {
-        this.store.run(
-          `INSERT INTO console_instances (id, name, kind, sort_order, url, remote_instance_id, ca_file, pinned_sha256, timeout_ms, created_at, updated_at)
-           VALUES (?, ?, 'remote', ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [id, input.name, order, input.url, input.remote_instance_id ?? null, input.ca_file ? path.resolve(input.ca_file) : null, input.pinned_sha256 ?? null, input.timeout_ms ?? null, at, at],
-        );
+        insertRemoteInstance(this.store, {
+          id,
+          name: input.name,
+          sort_order: order,
+          url: input.url,
+          remote_instance_id: input.remote_instance_id ?? null,
+          ca_file: input.ca_file ? path.resolve(input.ca_file) : null,
+          pinned_sha256: input.pinned_sha256 ?? null,
+          timeout_ms: input.timeout_ms ?? null,
+          created_at: at,
+          updated_at: at,
+        });
         this.vault.set(id, input.api_key);
       }
       return this.get(id)!;
@@ -134,22 +143,16 @@ export class InstanceCatalog {
         if (local && patch[k] !== undefined) throw badRequest(`${k} applies to remote instances only`);
       }
       if (!local && patch.db_file !== undefined) throw badRequest('db_file applies to local instances only');
-      const sets: string[] = [];
-      const params: unknown[] = [];
-      const set = (col: string, v: unknown) => {
-        sets.push(`${col} = ?`);
-        params.push(v);
-      };
-      if (patch.name !== undefined) set('name', patch.name);
-      if (patch.sort_order !== undefined) set('sort_order', patch.sort_order);
-      if (patch.timeout_ms !== undefined) set('timeout_ms', patch.timeout_ms);
-      if (patch.db_file !== undefined) set('db_file', this.resolveDbFile(patch.db_file));
-      if (patch.url !== undefined) set('url', patch.url);
-      if (patch.remote_instance_id !== undefined) set('remote_instance_id', patch.remote_instance_id);
-      if (patch.ca_file !== undefined) set('ca_file', patch.ca_file === null ? null : path.resolve(patch.ca_file));
-      if (patch.pinned_sha256 !== undefined) set('pinned_sha256', patch.pinned_sha256);
-      set('updated_at', nowTs());
-      this.store.run(`UPDATE console_instances SET ${sets.join(', ')} WHERE id = ?`, [...params, row.id]);
+      const change: InstanceChange = { updated_at: nowTs() };
+      if (patch.name !== undefined) change.name = patch.name;
+      if (patch.sort_order !== undefined) change.sort_order = patch.sort_order;
+      if (patch.timeout_ms !== undefined) change.timeout_ms = patch.timeout_ms;
+      if (patch.db_file !== undefined) change.db_file = this.resolveDbFile(patch.db_file);
+      if (patch.url !== undefined) change.url = patch.url;
+      if (patch.remote_instance_id !== undefined) change.remote_instance_id = patch.remote_instance_id;
+      if (patch.ca_file !== undefined) change.ca_file = patch.ca_file === null ? null : path.resolve(patch.ca_file);
+      if (patch.pinned_sha256 !== undefined) change.pinned_sha256 = patch.pinned_sha256;
+      updateInstanceRow(this.store, row.id, change);
       if (patch.api_key !== undefined) this.vault.set(row.id, patch.api_key);
       return this.get(row.id)!;
     });
@@ -159,7 +162,7 @@ export class InstanceCatalog {
     if (id.toLowerCase() === this.main().id) throw new ApiError(400, 'the main instance cannot be removed');
     const row = this.get(id);
     if (!row) throw notFound();
-    this.store.run(`DELETE FROM console_instances WHERE id = ?`, [row.id]);
+    deleteInstanceRow(this.store, row.id);
     this.vault.remove(row.id);
   }
 }

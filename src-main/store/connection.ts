@@ -56,6 +56,15 @@ export function openConnection(file: string, opts: OpenOptions = {}): { db: Db; 
 }
 
 /**
+ * Runs `fn` in one transaction on `db` (nested in a caller's transaction as a savepoint);
+ * `immediate` takes the write lock at the start, so a check and the write after it see the same data.
+ */
+export function inTransaction<T>(db: Db, fn: () => T, mode: 'deferred' | 'immediate' = 'deferred'): T {
+  const t = db.transaction(fn);
+  return mode === 'immediate' ? t.immediate() : t();
+}
+
+/**
  * The schema version this build brings a database to: the version of the last migration
  * (migrations.ts refuses to load when they differ). Kept here so that a start can tell whether
  * the migrations are needed without loading them.

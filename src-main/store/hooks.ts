@@ -3,17 +3,18 @@ import { FINAL_STATUSES, OPEN_STATUSES, type IncidentStatus } from '../../src-sh
 import { nowTs } from '../../src-shared/time';
 import crypto from 'node:crypto';
 import type { WriteContext } from './api';
-import type { Rec, Store } from './store';
+import type { Rec } from './api';
+import type { Statements } from './statements';
 
 export type { WriteContext } from './api';
 
 export interface StoreHooks {
-  beforeInsert?: (store: Store, values: Rec, ctx: WriteContext) => void;
-  afterInsert?: (store: Store, id: string, values: Rec, ctx: WriteContext, at: string) => void;
-  afterUpdate?: (store: Store, before: Rec, values: Rec, ctx: WriteContext, at: string) => void;
+  beforeInsert?: (store: Statements, values: Rec, ctx: WriteContext) => void;
+  afterInsert?: (store: Statements, id: string, values: Rec, ctx: WriteContext, at: string) => void;
+  afterUpdate?: (store: Statements, before: Rec, values: Rec, ctx: WriteContext, at: string) => void;
 }
 
-function addStatusChange(store: Store, incidentId: string, status: string, previous: string | null, ctx: WriteContext, at: string): string {
+function addStatusChange(store: Statements, incidentId: string, status: string, previous: string | null, ctx: WriteContext, at: string): string {
   const id = crypto.randomUUID();
   store.run(
     `INSERT INTO service_asset_finding_status_changes (id, service_asset_finding_id, status, previous_status, user_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -28,7 +29,7 @@ function addStatusChange(store: Store, incidentId: string, status: string, previ
  * acknowledged_at; going from closed / invalid / risk_accepted back to an open status sets
  * reopened_at and counts the reopening.
  */
-export function onIncidentStatus(store: Store, before: Rec, status: IncidentStatus, ctx: WriteContext, at: string = nowTs()): void {
+export function onIncidentStatus(store: Statements, before: Rec, status: IncidentStatus, ctx: WriteContext, at: string = nowTs()): void {
   const prev = before.status as IncidentStatus;
   if (prev === status) return;
   addStatusChange(store, before.id as string, status, prev, ctx, at);

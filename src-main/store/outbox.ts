@@ -15,7 +15,8 @@ import { nowTs } from '../../src-shared/time';
 import { decodeValue } from './codec';
 import { recordsChanges, type WriteContext } from './api';
 import { q } from './sql';
-import type { Rec, Store } from './store';
+import type { Rec } from './api';
+import type { Statements } from './statements';
 
 export type ChangeOp = 'create' | 'update' | 'delete';
 export type EntryState = 'pending' | 'sending' | 'conflict' | 'failed';
@@ -47,14 +48,14 @@ export interface OutboxRow {
 }
 
 /** Whether changes to this database are recorded: it is a snapshot with an origin. */
-export function isTracked(store: Store): boolean {
+export function isTracked(store: Statements): boolean {
   return !!store.get1('SELECT 1 AS x FROM sync_origin WHERE id = 1');
 }
 
 const json = (v: unknown): string => JSON.stringify(v === undefined ? null : v);
 
 /** The stored fields of a record, decoded, secrets included (they are pushed as stored). */
-export function storedRecord(store: Store, r: ResourceDef, id: string, fields: readonly string[] = Object.keys(r.fields)): Rec | undefined {
+export function storedRecord(store: Statements, r: ResourceDef, id: string, fields: readonly string[] = Object.keys(r.fields)): Rec | undefined {
   const names = fields.filter((n) => r.fields[n]);
   const row = store.get1(`SELECT ${['id', ...names, 'created_at', 'updated_at'].map(q).join(', ')} FROM ${q(r.table)} WHERE id = ?`, [id]);
   if (!row) return undefined;
@@ -64,7 +65,7 @@ export function storedRecord(store: Store, r: ResourceDef, id: string, fields: r
 }
 
 /** Ids linked to a record through a has-many or many-to-many relation, sorted. */
-export function relationIds(store: Store, r: ResourceDef, id: string, name: string): string[] {
+export function relationIds(store: Statements, r: ResourceDef, id: string, name: string): string[] {
   const rel = r.relations?.[name];
   if (!rel || rel.kind === 'belongsTo') return [];
   const rows =
@@ -74,7 +75,7 @@ export function relationIds(store: Store, r: ResourceDef, id: string, name: stri
   return rows.map((x) => x.i).sort();
 }
 
-function snapshotOf(store: Store, r: ResourceDef, id: string, fields: readonly string[], relations: readonly string[]): Map<string, unknown> | null {
+function snapshotOf(store: Statements, r: ResourceDef, id: string, fields: readonly string[], relations: readonly string[]): Map<string, unknown> | null {
   const rec = storedRecord(store, r, id, fields);
   if (!rec) return null;
   const m = new Map<string, unknown>();
@@ -95,7 +96,7 @@ export interface TrackedChange {
  * the link lists it sets.
  */
 export function beginChange(
-  store: Store,
+  store: Statements,
   r: ResourceDef,
   op: ChangeOp,
   id: string,
@@ -194,7 +195,7 @@ export function beginChange(
 }
 
 /** Records the deletion of every listed record (a delete by filter), before it happens. */
-export function trackDeletes(store: Store, r: ResourceDef, ids: () => readonly string[], ctx: WriteContext): void {
+export function trackDeletes(store: Statements, r: ResourceDef, ids: () => readonly string[], ctx: WriteContext): void {
   if (!recordsChanges(ctx) || !isTracked(store)) return;
   for (const id of ids()) beginChange(store, r, 'delete', id, ctx)?.done();
 }
@@ -211,7 +212,7 @@ export class OutboxBatch {
   private readonly creates = new Map<string, { r: ResourceDef; id: string; relations: Set<string> }>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Statements,
     private readonly ctx: WriteContext,
   ) {}
 

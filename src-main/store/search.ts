@@ -23,7 +23,7 @@ export type { Sql };
 
 /**
  * How a full-text match becomes a condition on `t._rid`. The default is a subquery; the store
- * materialises each match once into a temporary table (see Store.search), so the page and the
+ * materialises each match once into a temporary table (see query/runner.ts), so the page and the
  * count do not both run it and the planner knows how many rows it holds.
  */
 export interface SqlContext {

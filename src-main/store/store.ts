@@ -1,9 +1,10 @@
-// The generic store: every operation of the data-management API over any registry resource.
-// Multi-row writes run in one transaction; nothing is half-written.
+// The generic store: the connection with its statement cache and data version, and every write
+// of the data-management API over any registry resource (reads of compiled plans, searches and
+// groupings go through the query runner, query/runner.ts). Multi-row writes run in one
+// transaction; nothing is half-written.
 import crypto from 'node:crypto';
 import { ApiError, badRequest, ERR, MASS, notFound } from '../../src-shared/errors';
 import {
-  fieldOf,
   fieldsOf,
   getResource,
   listRelationsOf,
@@ -14,40 +15,30 @@ import {
 } from '../../src-shared/resources/index';
 import { isUuid } from '../../src-shared/schemas/common';
 import { ignoredKeys, type WriteBody } from '../../src-shared/schemas/resource';
-import type { SearchFilter, SearchRequest } from '../../src-shared/schemas/search';
+import type { SearchFilter } from '../../src-shared/schemas/search';
 import { nowTs } from '../../src-shared/time';
 import { decodeRow, encodeValue } from './codec';
-import { isBusy, openDatabase, type Db } from './db';
+import { isBusy, openDatabase } from './db';
 import { runsEffects, type Rec, type WriteContext, type WriteOptions } from './api';
 import { storeHooks } from './hooks';
-import { DataVersion, VersionedCache } from './data-version';
-import type { Anchors } from './query/keyset';
-import { keptGroups } from './query/groups';
-import { compileSearchPlan } from './query/plan';
 import { operatorsFor } from './query/operators';
-import { runPlan } from './query/run';
-import { checkRelationNames, columnExpr, requireField, whereClause, whereSql } from './search';
+import { checkRelationNames, columnExpr, requireField, whereSql } from './search';
 import { beginChange, trackDeletes } from './outbox';
 import { placeholders, q } from './sql';
 import { checkValue, FieldInvalid, missingRequired } from './write/checks';
 import { asApiError, isForeignKeyError } from './write/constraints';
 import { BulkWrite, type BulkOptions } from './write/bulk';
 import { setRelations } from './write/links';
+import { attachRelations } from './relations';
+import { Statements } from './statements';
 import { highestSql } from './write/sequences';
 
 export type { Rec, WriteContext, WriteOptions, WriteSource } from './api';
-
-export interface SearchResult {
-  items: Rec[];
-  total: number;
-}
 
 export interface MassResult {
   id: string;
   error_code: number;
 }
-
-const STATEMENT_CACHE_SIZE = 512;
 
 /**
  * Page cache of a connection opened for bulk writes: bounded memory whatever the size of the
@@ -55,50 +46,9 @@ const STATEMENT_CACHE_SIZE = 512;
  */
 const BULK_CACHE_KIB = 32 * 1024;
 
-/** Alias of related rows; computed SQL uses short aliases (t, x, a, ...) and never this one. */
-const REL = '_r';
-
-/**
- * Above this many full-text matches the page query walks the ordering's index and probes the
- * matches (`+t._rid IN hits`) instead of looking every match up and sorting them all.
- */
-export const DENSE_HITS = 3000;
-
-/** Full-text matches materialised once per request into temporary tables. */
-export class FtsHits {
-  private used = 0;
-  constructor(private readonly store: Store) {}
-
-  /** The rows of one match in a temporary table, and a condition on `t._rid` naming it. */
-  materialise(table: string, match: string): { sql: string; count: number } {
-    const name = `rc_hits_${this.used++}`;
-    this.store.db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${name} (rid INTEGER PRIMARY KEY)`);
-    this.store.scratch(`DELETE FROM temp.${name}`);
-    const count = this.store.scratch(`INSERT INTO temp.${name} (rid) SELECT rowid FROM ${q(table)} WHERE ${q(table)} MATCH ?`, [match]);
-    return { sql: `${count > DENSE_HITS ? '+' : ''}t._rid IN temp.${name}`, count };
-  }
-
-  clear(): void {
-    for (let i = 0; i < this.used; i++) this.store.scratch(`DELETE FROM temp.rc_hits_${i}`);
-  }
-}
-
-type Statement = ReturnType<Db['prepare']> & { all(...p: unknown[]): unknown[]; get(...p: unknown[]): unknown; run(...p: unknown[]): { changes: number } };
-
-export class Store {
-  private readonly stmts = new Map<string, Statement>();
-  private readonly dataVersion: DataVersion;
-  /** Totals of matched sets, reused while the data has not changed (see DataVersion). */
-  readonly totals = new VersionedCache<number>(512);
-  /** Rows noted per matched set and order, for keyset paging (query/keyset.ts). */
-  readonly anchors = new VersionedCache<Anchors>(256);
-
+export class Store extends Statements {
   /** Set on a store opened for bulk writes (openForBulk): whether its database was made for them. */
   private bulkOf: { created: boolean } | null = null;
-
-  constructor(readonly db: Db) {
-    this.dataVersion = new DataVersion(db);
-  }
 
   /**
    * A store on its own connection for bulk writes (import, snapshot, pull): the file created and
@@ -124,75 +74,6 @@ export class Store {
     return new BulkWrite(this, o, this.bulkOf.created);
   }
 
-  /** Moves the write-ahead log into the database file and empties it. */
-  checkpoint(): void {
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
-  }
-
-  /** A token of the data's state: changes with every write, by this connection or another. */
-  version(): string | null {
-    return this.dataVersion.current();
-  }
-
-  /** A write to this connection's scratch tables (not data); answers the rows changed. */
-  scratch(sql: string, params: readonly unknown[] = []): number {
-    const n = this.run(sql, params).changes;
-    this.dataVersion.noteScratch(n);
-    return n;
-  }
-
-  /** A prepared statement, cached by its SQL text (which never contains input). */
-  stmt(sql: string): Statement {
-    let s = this.stmts.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql) as Statement;
-      if (this.stmts.size >= STATEMENT_CACHE_SIZE) this.stmts.delete(this.stmts.keys().next().value!);
-      this.stmts.set(sql, s);
-    }
-    return s;
-  }
-
-  all<T = Rec>(sql: string, params: readonly unknown[] = []): T[] {
-    return this.stmt(sql).all(...(params as unknown[])) as T[];
-  }
-
-  get1<T = Rec>(sql: string, params: readonly unknown[] = []): T | undefined {
-    return this.stmt(sql).get(...(params as unknown[])) as T | undefined;
-  }
-
-  run(sql: string, params: readonly unknown[] = []) {
-    return this.stmt(sql).run(...(params as unknown[]));
-  }
-
-  /** Runs fn in a transaction (a savepoint when already inside one). */
-  tx<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
-  }
-
-  // ---------------------------------------------------------------- reading
-
-  /** Runs fn with full-text matches materialised once (see FtsHits), cleaned up afterwards. */
-  withHits<T>(fn: (hits: FtsHits) => T): T {
-    const hits = new FtsHits(this);
-    try {
-      return fn(hits);
-    } finally {
-      hits.clear();
-    }
-  }
-
-  search(r: ResourceDef, req: SearchRequest): SearchResult {
-    return runPlan(this, compileSearchPlan(r, req));
-  }
-
-  /** Rows for ids in the ids' order (the deferred join of a page: sort ids, then read rows). */
-  rowsByRids(select: string, ids: readonly { _rid: number }[]): Rec[] {
-    if (!ids.length) return [];
-    const rows = this.all(select, [JSON.stringify(ids.map((x) => x._rid))]);
-    const byRid = new Map(rows.map((row) => [row._rid as number, row]));
-    return ids.map((x) => byRid.get(x._rid)!).filter(Boolean);
-  }
-
   /** One record, with the named relations loaded (all of them when `relations` is undefined). */
   get(r: ResourceDef, rawId: string, relations?: readonly string[]): Rec {
     const id = rawId.toLowerCase();
@@ -200,7 +81,8 @@ export class Store {
     if (!rec) throw notFound();
     const names = relations === undefined ? relationsOf(r).map(([n]) => n) : checkRelationNames(r, relations);
     const rows = [this.rawRow(r, id)!];
-    this.attachRelations(
+    attachRelations(
+      this,
       r,
       rows,
       [rec],
@@ -226,75 +108,6 @@ export class Store {
 
   exists(r: ResourceDef, id: string): boolean {
     return isUuid(id) && !!this.get1(`SELECT 1 AS x FROM ${q(r.table)} WHERE id = ?`, [id.toLowerCase()]);
-  }
-
-  /**
-   * Loads relations for a page in one query per relation (never one per row): `load` fills each
-   * item's relation keys (objects or lists), `ids` its `_relations`. `rows` are the raw rows
-   * (they hold `id` and the belongs-to keys), `items` the decoded records, in the same order.
-   */
-  attachRelations(r: ResourceDef, rows: Rec[], items: Rec[], load: readonly string[], ids: readonly string[], relatedComputed = true): void {
-    if (!rows.length || (!load.length && !ids.length)) return;
-    const ownerIds = rows.map((row) => row.id as string);
-    const idsJson = JSON.stringify(ownerIds);
-    for (const name of load) {
-      const rel = r.relations![name]!;
-      const target = getResource(rel.target);
-      const tf = relatedComputed ? fieldsOf(target) : fieldsOf(target).filter((f) => f.source !== 'computed');
-      const cols = tf.map((f) => `${columnExpr(target, f, REL)} AS ${q(f.name)}`).join(', ');
-      if (rel.kind === 'belongsTo') {
-        const fks = [...new Set(rows.map((row) => row[rel.fk]).filter((v): v is string => typeof v === 'string'))];
-        const found = new Map<string, Rec>();
-        if (fks.length) {
-          for (const row of this.all(`SELECT ${cols} FROM ${q(target.table)} ${REL} WHERE ${REL}.id IN (SELECT value FROM json_each(?))`, [JSON.stringify(fks)])) {
-            found.set(row.id as string, decodeRow(row, tf));
-          }
-        }
-        rows.forEach((row, i) => (items[i]![name] = found.get(row[rel.fk] as string) ?? null));
-        continue;
-      }
-      const sql =
-        rel.kind === 'hasMany'
-          ? `SELECT ${REL}.${q(rel.fk)} AS _owner, ${cols} FROM ${q(target.table)} ${REL} WHERE ${REL}.${q(rel.fk)} IN (SELECT value FROM json_each(?)) ORDER BY ${REL}._rid`
-          : `SELECT _l.${q(rel.self)} AS _owner, ${cols} FROM ${q(rel.link)} _l JOIN ${q(target.table)} ${REL} ON ${REL}.id = _l.${q(rel.other)} WHERE _l.${q(rel.self)} IN (SELECT value FROM json_each(?)) ORDER BY ${REL}._rid`;
-      const grouped = new Map<string, Rec[]>();
-      for (const row of this.all(sql, [idsJson])) {
-        const owner = row._owner as string;
-        let list = grouped.get(owner);
-        if (!list) grouped.set(owner, (list = []));
-        list.push(decodeRow(row, tf));
-      }
-      rows.forEach((row, i) => (items[i]![name] = grouped.get(row.id as string) ?? []));
-    }
-    if (ids.length) {
-      const maps = ids.map((name) => [name, this.relatedIds(r, name, idsJson)] as const);
-      rows.forEach((row, i) => {
-        const rels: Record<string, string[]> = {};
-        for (const [name, m] of maps) rels[name] = m.get(row.id as string) ?? [];
-        items[i]!._relations = rels;
-      });
-    }
-  }
-
-  /** owner id → ids of related entities, for a has-many or many-to-many relation. */
-  relatedIds(r: ResourceDef, name: string, ownerIdsJson: string): Map<string, string[]> {
-    const rel = r.relations![name]!;
-    const target = getResource(rel.target);
-    let sql: string;
-    if (rel.kind === 'hasMany') {
-      sql = `SELECT x.${q(rel.fk)} AS o, x.id AS i FROM ${q(target.table)} x WHERE x.${q(rel.fk)} IN (SELECT value FROM json_each(?)) ORDER BY x._rid`;
-    } else if (rel.kind === 'manyToMany') {
-      sql = `SELECT l.${q(rel.self)} AS o, l.${q(rel.other)} AS i FROM ${q(rel.link)} l WHERE l.${q(rel.self)} IN (SELECT value FROM json_each(?))`;
-    } else {
-      throw badRequest(`_relations lists has-many and many-to-many links only: ${name}`);
-    }
-    const m = new Map<string, string[]>();
-    for (const row of this.all<{ o: string; i: string }>(sql, [ownerIdsJson])) {
-      let list = m.get(row.o);
-      if (!list) m.set(row.o, (list = []));
-      list.push(row.i);
-    }
-    return m;
   }
 
   // ---------------------------------------------------------------- writing
@@ -555,20 +368,6 @@ export class Store {
         throw e;
       }
     });
-  }
-
-  group(r: ResourceDef, groupField: string | undefined, filters: readonly SearchFilter[] = []): { items: { value: unknown; count: number }[] } {
-    if (!groupField) throw badRequest(ERR.groupFieldEmpty);
-    const f = fieldOf(r, groupField);
-    if (!f || f.kind === 'json' || f.def?.secret) throw badRequest(ERR.invalidField);
-    const where = whereSql(r, filters);
-    const kept = f.source === 'stored' ? keptGroups(this, r, f.name, filters) : undefined;
-    if (kept) return { items: kept.map((row) => ({ value: decodeRow({ [f.name]: row.value }, [f])[f.name], count: row.count })) };
-    const rows = this.all<{ value: unknown; count: number }>(
-      `SELECT ${columnExpr(r, f)} AS value, COUNT(*) AS count FROM ${q(r.table)} t ${whereClause(where)} GROUP BY 1 ORDER BY count DESC, value ASC`,
-      where.params,
-    );
-    return { items: rows.map((row) => ({ value: decodeRow({ [f.name]: row.value }, [f])[f.name], count: row.count })) };
   }
 
   meta(r: ResourceDef) {

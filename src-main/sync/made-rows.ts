@@ -14,9 +14,10 @@
 //   itself a conflict, failed or not chosen, they wait.
 import { getResource } from '../../src-shared/resources/index';
 import type { Db } from '../store/connection';
-import { PLATFORM_MADE, platformMadeOf, platformMadeRefs, platformMadeReferrers, type PlatformMade } from '../store/kinds/status-changes';
+import { madeRow, newestLocalMadeRow, PLATFORM_MADE, platformMadeRefs, platformMadeReferrers, type PlatformMade } from '../store/kinds/status-changes';
 import type { OutboxRow } from '../store/outbox';
-import { q } from '../store/sql';
+import { ActiveEntries } from '../store/outbox-log';
+import { SyncIds, type SyncIdRow } from '../store/origin';
 import type { OriginApi, Rec } from './origin-api';
 
 /** A request of a push, as far as this module needs it. */
@@ -32,14 +33,7 @@ interface Probe {
   before: unknown;
 }
 
-interface IdRow {
-  resource: string;
-  local_id: string;
-  parent_id: string;
-  value: string | null;
-  probe: string;
-  remote_id: string | null;
-}
+type IdRow = SyncIdRow;
 
 export interface BatchPlan<T extends MadeTask> {
   /** Tasks sent after the updates, once the platform's rows are known. */
@@ -51,42 +45,26 @@ export interface BatchPlan<T extends MadeTask> {
 }
 
 const parse = (s: string | null): unknown => (s === null ? null : JSON.parse(s));
-const ACTIVE = `state IN ('pending', 'sending', 'conflict', 'failed')`;
 
 export class MadeRows {
-  private readonly st;
+  private readonly ids: SyncIds;
+  private readonly active: ActiveEntries;
 
   constructor(
     private readonly db: Db,
     private readonly api: OriginApi,
   ) {
-    const p = (sql: string) => db.prepare(sql);
-    this.st = {
-      id: p('SELECT * FROM sync_ids WHERE resource = ? AND local_id = ?'),
-      put: p('INSERT OR REPLACE INTO sync_ids (resource, local_id, parent_id, value, probe, remote_id) VALUES (?, ?, ?, ?, ?, NULL)'),
-      resolve: p('UPDATE sync_ids SET remote_id = ? WHERE resource = ? AND local_id = ?'),
-      open: p('SELECT * FROM sync_ids WHERE remote_id IS NULL'),
-      copied: p('SELECT 1 FROM sync_remote WHERE resource = ? AND id = ?'),
-      parentEntry: p(`SELECT seq, state FROM sync_outbox WHERE resource = ? AND record_id = ? AND field = ? AND ${ACTIVE}`),
-      referrers: p(`SELECT resource, op, field, after FROM sync_outbox WHERE resource IN (SELECT value FROM json_each(?)) AND ${ACTIVE}`),
-    };
+    this.ids = new SyncIds(db);
+    this.active = new ActiveEntries(db);
   }
 
   private row(made: PlatformMade, id: string): Rec | undefined {
-    return this.db.prepare(`SELECT * FROM ${q(getResource(made.resource).table)} WHERE id = ?`).get(id) as Rec | undefined;
+    return madeRow(this.db, made, id);
   }
 
   /** The newest row made here for the parent's change to `value`, or undefined. */
   private localRowFor(made: PlatformMade, parent: string, value: unknown): string | undefined {
-    const t = q(getResource(made.resource).table);
-    const row = this.db
-      .prepare(
-        `SELECT id FROM ${t} s WHERE ${q(made.parentFk)} = ? AND ${q(made.valueField)} = ?
-           AND NOT EXISTS (SELECT 1 FROM sync_remote r WHERE r.resource = ? AND r.id = s.id)
-         ORDER BY created_at DESC, _rid DESC LIMIT 1`,
-      )
-      .get(parent, value, made.resource) as { id: string } | undefined;
-    return row?.id;
+    return newestLocalMadeRow(this.db, made, parent, value);
   }
 
   /** Local-only platform-made rows named by entries of the outbox. */
@@ -94,7 +72,7 @@ export class MadeRows {
     const fields = new Map<string, string[]>();
     for (const r of platformMadeReferrers()) fields.set(r.name, platformMadeRefs(r).map((x) => x.field));
     const out = new Set<string>();
-    for (const e of this.st.referrers.all(JSON.stringify([...fields.keys()])) as { resource: string; op: string; field: string; after: string | null }[]) {
+    for (const e of this.active.ofResources([...fields.keys()])) {
       const names = fields.get(e.resource)!;
       if (e.op === 'create') {
         const rec = (parse(e.after) ?? {}) as Rec;
@@ -139,20 +117,18 @@ export class MadeRows {
    * an earlier one that was interrupted before it looked); `parents` limits it to those.
    */
   async settle(parents?: ReadonlySet<string>): Promise<void> {
-    const open = (this.st.open.all() as IdRow[]).filter((x) => !parents || parents.has(x.parent_id));
+    const open = this.ids.open().filter((x) => !parents || parents.has(x.parent_id));
     for (const made of PLATFORM_MADE) {
-      const mine = open.filter((x) => x.resource === made.resource && !this.st.parentEntry.get(made.parent, x.parent_id, made.parentField));
+      const mine = open.filter((x) => x.resource === made.resource && !this.active.ofField(made.parent, x.parent_id, made.parentField));
       if (!mine.length) continue;
       const rows = await this.originRows(made, [...new Set(mine.map((x) => x.parent_id))]);
-      if (!rows) {
-        this.db.transaction(() => {
-          for (const x of mine) this.st.resolve.run('', x.resource, x.local_id);
-        })();
-        continue;
-      }
-      this.db.transaction(() => {
-        for (const x of mine) this.st.resolve.run(MadeRows.pick(made, JSON.parse(x.probe) as Probe, parse(x.value), rows.get(x.parent_id) ?? []), x.resource, x.local_id);
-      })();
+      this.ids.resolveAll(
+        mine.map((x) => ({
+          resource: x.resource,
+          local_id: x.local_id,
+          remote_id: rows ? MadeRows.pick(made, JSON.parse(x.probe) as Probe, parse(x.value), rows.get(x.parent_id) ?? []) : '',
+        })),
+      );
     }
   }
 
@@ -179,7 +155,7 @@ export class MadeRows {
           const local = this.localRowFor(made, t.id, value);
           if (!local || !named.has(local)) continue;
           target.set(`${made.resource}:${t.id}`, local);
-          const known = this.st.id.get(made.resource, local) as IdRow | undefined;
+          const known = this.ids.get(made.resource, local);
           if (!known) sending.push({ parent: t.id, value, before: parse(e.before), local });
         }
         if (!sending.length) continue;
@@ -196,7 +172,7 @@ export class MadeRows {
         const v = t.body![field];
         if (typeof v !== 'string') continue;
         const local = v.toLowerCase();
-        if (this.st.copied.get(made.resource, local)) continue; // the platform's own row
+        if (this.ids.copied(made.resource, local)) continue; // the platform's own row
         const row = this.row(made, local);
         if (!row) continue;
         const parent = String(row[made.parentFk] ?? '').toLowerCase();
@@ -204,7 +180,7 @@ export class MadeRows {
           t.body![field] = null;
           unlinked.set(t, [...(unlinked.get(t) ?? []), `${t.resource} ${t.id}: sent without ${field} (${why})`]);
         };
-        const known = (this.st.id.get(made.resource, local) as IdRow | undefined) ?? out.probes.find((x) => x.resource === made.resource && x.local_id === local);
+        const known = this.ids.get(made.resource, local) ?? out.probes.find((x) => x.resource === made.resource && x.local_id === local);
         const parentSent = sendingParents.has(`${made.parent}:${parent}`) && tasks.some((x) => x.resource === made.parent && x.id === parent && x.entries.some((e) => e.field === made.parentField));
         if (known?.remote_id) {
           t.body![field] = known.remote_id;
@@ -222,7 +198,7 @@ export class MadeRows {
           unlink('the change it names was changed again before the push; the platform has only the last one');
           continue;
         }
-        const entry = this.st.parentEntry.get(made.parent, parent, made.parentField) as { seq: number; state: string } | undefined;
+        const entry = this.active.ofField(made.parent, parent, made.parentField);
         const fate = entry ? decided.get(entry.seq) : undefined;
         if (entry && fate !== 'confirm') {
           out.waits.push([t, `waits for the ${made.parentField} change of ${made.parent} ${parent} to be pushed`]);
@@ -241,10 +217,7 @@ export class MadeRows {
 
   /** Notes the probes (in the transaction marking the updates `sending`). */
   writeProbes(probes: readonly IdRow[]): void {
-    for (const x of probes) {
-      this.st.put.run(x.resource, x.local_id, x.parent_id, x.value, x.probe);
-      if (x.remote_id === '') this.st.resolve.run('', x.resource, x.local_id);
-    }
+    for (const x of probes) this.ids.put(x);
   }
 
   /** Bodies of tasks sent after the updates: the platform's rows in place of those made here. */
@@ -252,7 +225,7 @@ export class MadeRows {
     for (const { field, made } of platformMadeRefs(getResource(t.resource))) {
       const v = t.body?.[field];
       if (typeof v !== 'string') continue;
-      const known = this.st.id.get(made.resource, v.toLowerCase()) as IdRow | undefined;
+      const known = this.ids.get(made.resource, v.toLowerCase());
       if (!known || known.remote_id === null) continue; // the update was not confirmed: sent as is would be refused
       if (known.remote_id) t.body![field] = known.remote_id;
       else {
@@ -266,22 +239,7 @@ export class MadeRows {
   stillLocal(t: MadeTask): boolean {
     return platformMadeRefs(getResource(t.resource)).some(({ field, made }) => {
       const v = t.body?.[field];
-      return typeof v === 'string' && !this.st.copied.get(made.resource, v.toLowerCase()) && !!this.row(made, v.toLowerCase());
+      return typeof v === 'string' && !this.ids.copied(made.resource, v.toLowerCase()) && !!this.row(made, v.toLowerCase());
     });
   }
-}
-
-/** Pull: references to rows made here re-pointed to the platform's rows found by push, before those rows are dropped. */
-export function repointMadeRows(db: Db, resource: string, parent: string): void {
-  const made = platformMadeOf(resource);
-  if (!made) return;
-  for (const r of platformMadeReferrers()) {
-    for (const { field } of platformMadeRefs(r).filter((x) => x.made === made)) {
-      db.prepare(
-        `UPDATE ${q(r.table)} SET ${q(field)} = (SELECT NULLIF(i.remote_id, '') FROM sync_ids i WHERE i.resource = ? AND i.local_id = ${q(r.table)}.${q(field)})
-         WHERE ${q(field)} IN (SELECT local_id FROM sync_ids WHERE resource = ? AND parent_id = ? AND remote_id IS NOT NULL)`,
-      ).run(resource, resource, parent);
-    }
-  }
-  db.prepare('DELETE FROM sync_ids WHERE resource = ? AND parent_id = ? AND remote_id IS NOT NULL').run(resource, parent);
 }

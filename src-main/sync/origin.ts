@@ -2,8 +2,8 @@
 // for it, and the lock that keeps one push or pull at a time.
 import { KeyVault, type KeyCipher } from '../instances/vault';
 import { RemoteClient } from '../instances/remote';
-import type { Db } from '../store/connection';
-import { readOrigin, type OriginRow } from '../store/origin';
+import { inTransaction, type Db } from '../store/connection';
+import { clearOriginLock, readOrigin, setOriginLock, type OriginRow } from '../store/origin';
 import { SyncError } from './errors';
 
 export function requireOrigin(db: Db, file: string): OriginRow {
@@ -60,15 +60,17 @@ const alive = (pid: number): boolean => {
  * longer runs (killed) is taken over.
  */
 export function acquireLock(db: Db, kind: 'push' | 'pull'): () => void {
-  db.transaction(() => {
-    const o = readOrigin(db)!;
-    if (o.lock_pid !== null && alive(o.lock_pid)) {
-      const who = o.lock_pid === process.pid ? 'this server' : `process ${o.lock_pid}`;
-      throw new SyncError(`a ${o.lock_kind ?? 'sync'} of this snapshot is already running (${who}, since ${o.lock_at}); wait for it to finish`, 3);
-    }
-    db.prepare('UPDATE sync_origin SET lock_pid = ?, lock_kind = ?, lock_at = ? WHERE id = 1').run(process.pid, kind, new Date().toISOString());
-  }).immediate();
-  return () => {
-    if (db.open) db.prepare('UPDATE sync_origin SET lock_pid = NULL, lock_kind = NULL, lock_at = NULL WHERE id = 1 AND lock_pid = ?').run(process.pid);
-  };
+  inTransaction(
+    db,
+    () => {
+      const o = readOrigin(db)!;
+      if (o.lock_pid !== null && alive(o.lock_pid)) {
+        const who = o.lock_pid === process.pid ? 'this server' : `process ${o.lock_pid}`;
+        throw new SyncError(`a ${o.lock_kind ?? 'sync'} of this snapshot is already running (${who}, since ${o.lock_at}); wait for it to finish`, 3);
+      }
+      setOriginLock(db, kind, process.pid);
+    },
+    'immediate',
+  );
+  return () => clearOriginLock(db, process.pid);
 }

@@ -22,13 +22,12 @@ import { ApiError } from '../../src-shared/errors';
 import type { OutboxRow } from '../store/outbox';
 import { at, RecordImport } from '../transfer/records';
 import { planOf } from '../transfer/validate';
-import { counts } from './entries';
+import { counts, entriesOfRecord, entriesOfRecords, hasFieldEntry, Ledger, recordsWithEntries } from '../store/outbox-log';
 import { SyncError } from './errors';
-import { Ledger } from './ledger';
-import { repointMadeRows } from './made-rows';
+import { repointMadeRows } from '../store/origin';
 import { BEFORE_ANY, ORIGIN_LISTS, searchPath, type OriginList } from '../../src-shared/sync/lists';
 import { justAfter, OriginApi, type Rec } from './origin-api';
-import { RemoteVersions, remoteTs } from '../store/origin';
+import { copiedIdsMissing, markPulled, RemoteVersions, remoteTs, staleRecords } from '../store/origin';
 import { acquireLock, originClient } from './origin';
 import { DELETED_ON_ORIGIN } from './push';
 import type { SyncTarget } from './target';
@@ -84,14 +83,15 @@ class Applier {
     const versions = new RemoteVersions(s.db);
     const ids = records.map((x) => (typeof x.id === 'string' ? x.id.toLowerCase() : '')).filter(Boolean);
     const pending = new Map<string, OutboxRow[]>();
-    for (const e of s.db
-      .prepare('SELECT * FROM sync_outbox WHERE resource = ? AND record_id IN (SELECT value FROM json_each(?)) ORDER BY seq')
-      .all(list.resource, JSON.stringify(ids)) as OutboxRow[]) {
+    for (const e of entriesOfRecords(s.db, list.resource, ids)) {
       pending.set(e.record_id, [...(pending.get(e.record_id) ?? []), e]);
     }
     const nestedPending = new Set<string>(
       list.load?.length
-        ? (s.db.prepare(`SELECT DISTINCT resource || ':' || record_id FROM sync_outbox WHERE resource IN (SELECT value FROM json_each(?))`).pluck().all(JSON.stringify(list.load.map((n) => r.relations![n]!.target))) as string[])
+        ? recordsWithEntries(
+            s.db,
+            list.load.map((n) => r.relations![n]!.target),
+          )
         : [],
     );
     const incidentsWithRows = new Set<string>();
@@ -153,8 +153,7 @@ class Applier {
     });
     // The origin's status-change rows replace those made here, once no status change is pending.
     for (const incident of incidentsWithRows) {
-      const waiting = s.db.prepare(`SELECT 1 FROM sync_outbox WHERE resource = 'service_asset_findings' AND record_id = ? AND field = 'status'`).get(incident);
-      if (waiting) continue;
+      if (hasFieldEntry(s.db, 'service_asset_findings', incident, 'status')) continue;
       // What names a row made here names the platform's row for the same change (found by push).
       repointMadeRows(s.db, 'service_asset_finding_status_changes', incident);
       ledger.dropLocalStatusRows(incident);
@@ -226,7 +225,7 @@ const RELATED = ORIGIN_LISTS.filter((l) => l.relatedBy);
 /** Records marked stale, read again by id (incidents with their related records). */
 async function refreshStale(t: SyncTarget, api: OriginApi, applier: Applier, opts: PullOptions = {}): Promise<string[]> {
   const deleted: string[] = [];
-  const stale = t.db.prepare(`SELECT resource, id FROM sync_remote WHERE updated_at = ''`).all() as { resource: string; id: string }[];
+  const stale = staleRecords(t.db);
   for (const list of ORIGIN_LISTS) {
     const ids = stale.filter((x) => x.resource === list.resource).map((x) => x.id);
     for (let i = 0; i < ids.length; i += 500) {
@@ -255,9 +254,7 @@ async function refreshStale(t: SyncTarget, api: OriginApi, applier: Applier, opt
 /** Records the copy got from the origin that the origin no longer has (checked twice). */
 async function goneOnOrigin(api: OriginApi, t: SyncTarget, resource: string, signal?: AbortSignal): Promise<string[] | null> {
   const missing: string[] = [];
-  const local = t.db.prepare(
-    `SELECT id FROM sync_remote WHERE resource = ? AND id > ? AND (? IS NULL OR id <= ?) AND id NOT IN (SELECT value FROM json_each(?)) AND updated_at <> ''`,
-  );
+  const local = copiedIdsMissing(t.db, resource);
   let prev = '';
   for (let offset = 0; ; offset += IDS_PAGE) {
     if (signal?.aborted) return missing;
@@ -265,7 +262,7 @@ async function goneOnOrigin(api: OriginApi, t: SyncTarget, resource: string, sig
     if (ids === null) return null;
     const lastPage = ids.length < IDS_PAGE;
     const upTo = lastPage ? null : ids[ids.length - 1]!;
-    missing.push(...(local.pluck().all(resource, prev, upTo, upTo, JSON.stringify(ids)) as string[]));
+    missing.push(...local(prev, upTo, ids));
     if (lastPage) break;
     prev = upTo!;
   }
@@ -287,7 +284,7 @@ function applyDeletion(t: SyncTarget, list: OriginList, id: string, summary: Pul
   const ledger = new Ledger(t.db);
   const versions = new RemoteVersions(t.db);
   t.store.tx(() => {
-    const es = t.db.prepare('SELECT * FROM sync_outbox WHERE resource = ? AND record_id = ?').all(list.resource, id) as OutboxRow[];
+    const es = entriesOfRecord(t.db, list.resource, id);
     if (es.length) {
       for (const e of es) {
         if (e.op === 'delete') ledger.confirm(e.seq, null, 'already deleted on the origin');
@@ -356,7 +353,7 @@ export async function pull(t: SyncTarget, opts: PullOptions = {}): Promise<PullS
       }
     }
     if (opts.signal?.aborted) summary.stopped = 'cancelled: the pages applied so far are kept; pull again to go on';
-    else t.db.prepare('UPDATE sync_origin SET pulled_at = ? WHERE id = 1').run(new Date().toISOString());
+    else markPulled(t.db);
   } catch (e) {
     applier?.session.rollback();
     // The origin could not be read: the pages applied so far are kept, the cursor where they end.

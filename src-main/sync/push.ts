@@ -25,13 +25,13 @@ import { getResource, type ResourceDef } from '../../src-shared/resources/index'
 import type { PushSummary } from '../../src-shared/schemas/sync';
 import { errorText, type JsonAnswer } from '../instances/remote-json';
 import { REL_PREFIX, type OutboxRow } from '../store/outbox';
-import { counts } from './entries';
+import { inTransaction } from '../store/connection';
+import { counts, Ledger, PushQueue, type ConfirmNote } from '../store/outbox-log';
 import { SyncError } from './errors';
-import { Ledger, type ConfirmNote } from './ledger';
 import { MadeRows } from './made-rows';
 import { PUBLIC_API, V2 } from '../../src-shared/sync/lists';
 import { OriginApi, type Rec } from './origin-api';
-import { RemoteVersions, remoteTs } from '../store/origin';
+import { markPushed, RemoteVersions, remoteTs } from '../store/origin';
 import { acquireLock, originClient } from './origin';
 import type { SyncTarget } from './target';
 import { remoteValue, valueKey } from './values';
@@ -214,10 +214,8 @@ export async function push(t: SyncTarget, opts: PushOptions = {}): Promise<PushS
   const batchSize = opts.batchSize ?? 500;
   const concurrency = opts.concurrency ?? 8;
   try {
-    const listed = opts.entries ? ` AND seq IN (SELECT value FROM json_each(?))` : '';
-    const states = opts.entries ? `state IN ('pending', 'sending', 'failed') OR (state = 'conflict' AND resolution = 'mine')` : `state IN ('pending', 'sending') OR (state = 'conflict' AND resolution = 'mine')`;
-    const select = db.prepare(`SELECT * FROM sync_outbox WHERE (${states}) AND seq > ?${listed} ORDER BY seq LIMIT ?`);
-    const total = db.prepare(`SELECT COUNT(*) FROM sync_outbox WHERE (${states}) AND seq > ?${listed}`).pluck().get(...(opts.entries ? [0, JSON.stringify(opts.entries)] : [0])) as number;
+    const queue = new PushQueue(db, opts.entries);
+    const total = queue.total;
     let after = 0;
     let done = 0;
     const progress = (phase: PushProgress['phase']) => opts.onProgress?.({ phase, done, total });
@@ -227,7 +225,7 @@ export async function push(t: SyncTarget, opts: PushOptions = {}): Promise<PushS
         summary.stopped = 'cancelled';
         break;
       }
-      const batch = select.all(...(opts.entries ? [after, JSON.stringify(opts.entries), batchSize] : [after, batchSize])) as OutboxRow[];
+      const batch = queue.batch(after, batchSize);
       if (!batch.length) break;
       after = batch[batch.length - 1]!.seq;
       summary.considered += batch.length;
@@ -274,7 +272,7 @@ export async function push(t: SyncTarget, opts: PushOptions = {}): Promise<PushS
       const waiting = new Set(plan.waits.map(([task]) => task));
       tasks = tasks.filter((task) => !waiting.has(task));
       // Durably: what the origin has, conflicts, failures; and the attempts about to be made.
-      db.transaction(() => {
+      inTransaction(db, () => {
         for (const [e, d] of decided) apply(ledger, e, d, summary);
         for (const task of tasks) for (const e of task.entries) ledger.markSending(e, task.sent.get(e.seq) ?? null);
         made.writeProbes(plan.probes);
@@ -282,7 +280,7 @@ export async function push(t: SyncTarget, opts: PushOptions = {}): Promise<PushS
           for (const e of task.entries) ledger.waits(e.seq, why);
           summary.notes.push(`${task.resource} ${task.id}: ${why}`);
         }
-      })();
+      });
       done += decided.length;
       progress('sending');
       let stop: string | null = null;
@@ -293,7 +291,7 @@ export async function push(t: SyncTarget, opts: PushOptions = {}): Promise<PushS
       const record = () => {
         const now = results;
         results = [];
-        db.transaction(() => {
+        inTransaction(db, () => {
           for (const [task, o] of now) {
             const notes = o.kind === 'confirm' && o.note === 'pushed' ? unlinked.get(task) : undefined;
             if (notes) {
@@ -304,7 +302,7 @@ export async function push(t: SyncTarget, opts: PushOptions = {}): Promise<PushS
             if (o.kind === 'confirm' && task.method === 'POST') versions.seen(task.resource, (o.remote ?? {}) as Rec);
             if (o.kind === 'confirm' && task.method === 'DELETE') versions.forget(task.resource, task.id);
           }
-        })();
+        });
       };
       const run = async (task: Task) => {
         if (stop || opts.signal?.aborted) return;
@@ -341,7 +339,7 @@ export async function push(t: SyncTarget, opts: PushOptions = {}): Promise<PushS
           for (const task of group) made.fill(task, unlinked);
           const held = group.filter((task) => made.stillLocal(task));
           group = group.filter((task) => !held.includes(task));
-          db.transaction(() => {
+          inTransaction(db, () => {
             for (const task of held) {
               for (const e of task.entries) {
                 ledger.unsent(e.seq);
@@ -349,22 +347,22 @@ export async function push(t: SyncTarget, opts: PushOptions = {}): Promise<PushS
               }
               started_.add(task); // not "unsent" again below
             }
-          })();
+          });
         }
         // Creates and deletes one after another, in the order they were made; updates in parallel.
         await pool(group, order === 1 ? concurrency : 1, run, isStopped);
       }
       record();
-      db.transaction(() => {
+      inTransaction(db, () => {
         for (const [task, why] of uncertain) for (const e of task.entries) ledger.uncertain(e.seq, why);
         for (const task of tasks) if (!started_.has(task)) for (const e of task.entries) ledger.unsent(e.seq);
-      })();
+      });
       if (stop || opts.signal?.aborted) {
         summary.stopped = stop ?? 'cancelled';
         break;
       }
     }
-    if (!opts.dryRun && !summary.stopped) db.prepare('UPDATE sync_origin SET pushed_at = ? WHERE id = 1').run(new Date().toISOString());
+    if (!opts.dryRun && !summary.stopped) markPushed(db);
   } catch (e) {
     // The origin could not be read (no answer, the key refused): nothing was sent in this batch.
     if (!(e instanceof SyncError)) throw e;

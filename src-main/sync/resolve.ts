@@ -7,8 +7,7 @@ import { getResource, type ResourceDef } from '../../src-shared/resources/index'
 import type { DiscardRequest, ResolveRequest, SyncCounts } from '../../src-shared/schemas/sync';
 import { relationIds, REL_PREFIX, storedRecord, type OutboxRow } from '../store/outbox';
 import type { Rec } from '../store/store';
-import { counts, rowsOf } from './entries';
-import { Ledger } from './ledger';
+import { counts, Ledger, rowsOf } from '../store/outbox-log';
 import { refreshNow } from './pull';
 import type { SyncTarget } from './target';
 import { valueKey } from './values';
@@ -83,7 +82,7 @@ export async function resolve(t: SyncTarget, req: ResolveRequest, opts: { timeou
     for (const e of rows) {
       const r = getResource(e.resource);
       if (req.take === 'mine') {
-        t.db.prepare(`UPDATE sync_outbox SET state = 'pending', resolution = 'mine', error = NULL WHERE seq = ?`).run(e.seq);
+        ledger.keepMine(e.seq);
         continue;
       }
       if (req.take === 'edit') {
@@ -101,7 +100,7 @@ export async function resolve(t: SyncTarget, req: ResolveRequest, opts: { timeou
         const now = e.field.startsWith(REL_PREFIX)
           ? relationIds(t.store, r, e.record_id, e.field.slice(REL_PREFIX.length))
           : storedRecord(t.store, r, e.record_id, [e.field])?.[e.field];
-        t.db.prepare(`UPDATE sync_outbox SET after = ?, state = 'pending', resolution = 'mine', error = NULL WHERE seq = ?`).run(JSON.stringify(now ?? null), e.seq);
+        ledger.editMine(e.seq, JSON.stringify(now ?? null));
         continue;
       }
       // theirs

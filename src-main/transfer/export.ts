@@ -16,23 +16,20 @@
 // with = + - @ or a tab (after any apostrophes) is prefixed with ' so that spreadsheets do not
 // run it as a formula; UTF-8 with a byte-order mark unless bom is false. The import (csv.ts)
 // reads all of it back to equal records.
-import type Database from 'better-sqlite3';
 import { stringify as csvStringify } from 'csv-stringify/sync';
 import type { CsvHeaders } from '../../src-shared/choices';
 import { badRequest } from '../../src-shared/errors';
 import { PUBLIC_ENTITIES, publicResource, type PublicEntity } from '../../src-shared/public/entities';
 import { parseStandardQuery, StandardQueryError } from '../../src-shared/public/standard-filters';
-import { fieldOf, getResource, relationsOf, type FieldInfo, type ResourceDef } from '../../src-shared/resources/index';
+import { fieldOf, getResource, type FieldInfo, type ResourceDef } from '../../src-shared/resources/index';
 import { nameColumns, WITH_NAMES, withNameFields, type NameColumn } from '../../src-shared/resources/names';
 import { emptySearch, type SearchRequest } from '../../src-shared/schemas/search';
 import type { ExportFormat, ExportSearch } from '../../src-shared/schemas/transfer';
-import { compileStandardQuery } from '../public/query';
-import { decodeRow, SECRET_MASK } from '../store/codec';
-import { openDatabase } from '../store/db';
+import { compileStandardQuery } from '../store/query/standard';
+import { decodeRow } from '../store/codec';
 import { compileSearchPlan, inlineSlots, pageSqlOf, type Plan as QueryPlan } from '../store/query/plan';
-import { countPlan } from '../store/query/run';
-import { q } from '../store/sql';
-import { Store } from '../store/store';
+import { openStream, type ReferenceReport, type Stream } from '../store/query/stream';
+import { attachRelations } from '../store/relations';
 import { CancelledError } from './errors';
 import { headerOf } from './headers';
 import { kindByName } from './kinds';
@@ -88,17 +85,7 @@ export function referenceRelations(r: ResourceDef): string[] {
 const withRefs = (r: ResourceDef, load: readonly string[], spec: ExportSpec): string[] =>
   spec.withReferences ? [...new Set([...load, ...referenceRelations(r)])] : [...load];
 
-/** What an export with its references carries beside its records, and what it leaves out. */
-export interface ReferenceReport {
-  /** Each relation loaded: the records it brings (distinct). */
-  carried: { relation: string; resource: string; records: number }[];
-  /**
-   * Records of other resources that refer to the exported ones (an incident's occurrences,
-   * status changes, messages): not references of theirs, so not in the file; those a carried
-   * relation brings anyway (each incident's last occurrence) are not counted.
-   */
-  left: { relation: string; resource: string; field: string; records: number }[];
-}
+export type { ReferenceReport };
 
 export interface PreparedExport {
   total: number;
@@ -120,8 +107,6 @@ export interface PreparedExport {
 
 const CHUNK = 1024 * 1024;
 
-/** A SQL string literal of a field name (names come from the registry). */
-const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 const RELATION_BATCH = 500;
 
 const CONTENT_TYPES: Record<ExportFormat, string> = {
@@ -151,24 +136,6 @@ export function csvCell(v: unknown): string | null {
       return v.toString();
     default:
       return JSON.stringify(v);
-  }
-}
-
-/**
- * The SQL value of a field inside json_object(), as decodeValue reads it: booleans true/false,
- * json text as JSON (null when it is not JSON), secrets masked. SQLite writes the record's text
- * itself, several times faster than assembling it in JavaScript; numbers are written so that they
- * read back the same (a real 10 is written 10.0).
- */
-function jsonValueSql(f: FieldInfo, col: string): string {
-  if (f.def?.secret) return `CASE WHEN ${col} IS NULL THEN NULL ELSE '${SECRET_MASK}' END`;
-  switch (f.kind) {
-    case 'bool':
-      return `CASE WHEN ${col} IS NULL THEN NULL WHEN ${col} = 1 OR ${col} = '1' THEN json('true') ELSE json('false') END`;
-    case 'json':
-      return `CASE WHEN json_valid(${col}) THEN json(${col}) END`;
-    default:
-      return col;
   }
 }
 
@@ -295,51 +262,19 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
   const own = plan.r.name.endsWith(WITH_NAMES) ? plan.r.name.slice(0, -WITH_NAMES.length) : plan.r.name;
   // Named as asked (incidents, not service_asset_findings), in messages and the file name.
   const name = plan.entity?.path ?? (kindByName(spec.resource)?.name === own ? spec.resource.trim() : own);
-  const { db } = openDatabase(dbFile, { readonly: true, create: false });
-  const store = new Store(db);
-  let open = true;
-  const close = () => {
-    if (!open) return;
-    open = false;
-    if (db.inTransaction) db.exec('ROLLBACK');
-    db.close();
-  };
   const needObjects = plan.load.length > 0 || plan.idRels.length > 0 || spec.format === 'csv' || !!linkable;
   const selected = [...plan.fields, ...plan.hidden];
-  let total: number;
-  let stmt: Database.Statement<unknown[], unknown>;
-  try {
-    db.unsafeMode(true);
-    db.exec('BEGIN');
-    total = countPlan(store, plan.query);
-    if (needObjects) {
-      stmt = db.prepare(plan.sql).raw(true);
-    } else {
-      // JSON and NDJSON without relations: each record's UTF-8 text straight from SQLite (a BLOB,
-      // so it is never decoded into a JavaScript string and encoded again), in the page's order.
-      const byName = new Map(plan.fields.map((f) => [f.name, f]));
-      const args = columns.map((c) => `${sqlString(c)}, ${jsonValueSql(byName.get(c)!, `p.${q(c)}`)}`).join(', ');
-      stmt = db.prepare(`SELECT CAST(json_object(${args}) AS BLOB) FROM (${plan.sql}) p`).pluck(true);
-    }
-  } catch (e) {
-    close();
-    throw e;
-  }
+  // JSON and NDJSON without relations: each record's UTF-8 text straight from SQLite, in the page's order.
+  const byName = new Map(plan.fields.map((f) => [f.name, f]));
+  const stream: Stream = openStream(dbFile, plan, needObjects ? null : columns.map((c) => byName.get(c)!));
+  const { store, total, close } = stream;
   const rows = plan.limit === null ? Math.max(0, total - plan.offset) : Math.max(0, Math.min(plan.limit, total - plan.offset));
-  let references: ReferenceReport | null = null;
-  if (spec.withReferences) {
-    try {
-      references = referenceReport(db, plan, selected);
-    } catch (e) {
-      close();
-      throw e;
-    }
-  }
+  const references: ReferenceReport | null = spec.withReferences ? stream.references(plan.r, plan.load, selected) : null;
   const linkBase = linkable ? `${spec.frontLinkBase}/#/${plan.entity!.link}/` : '';
 
   async function* chunks(signal?: AbortSignal, onRows?: (n: number) => void): AsyncGenerator<Buffer> {
     try {
-      const iter = stmt!.iterate(...plan.params);
+      const iter = stream.rows();
       const key = plan.shape === 'v2' ? 'items' : 'objects';
       // The chunk being filled: text pieces and SQLite's UTF-8 records, joined once per chunk.
       let parts: Buffer[] = [];
@@ -388,7 +323,7 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
       };
       const drain = () => {
         if (!pending.length) return;
-        store.attachRelations(plan.r, pendingRaw, pending, plan.load, plan.idRels, plan.shape === 'v2');
+        attachRelations(store, plan.r, pendingRaw, pending, plan.load, plan.idRels, plan.shape === 'v2');
         if (spec.format === 'csv') {
           pushText(
             csvStringify(
@@ -444,45 +379,4 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
     chunks,
     close,
   };
-}
-
-/**
- * What the references of an export's records bring, and what stays out: records of other kinds
- * that refer to the exported ones. Counted in SQL over the export's own matches, in its read
- * transaction.
- */
-function referenceReport(db: Database.Database, plan: Plan, selected: readonly FieldInfo[]): ReferenceReport {
-  const has = (name: string) => selected.some((f) => f.name === name);
-  const matches = `(${plan.sql})`;
-  const one = (sql: string): number => (db.prepare(sql).pluck(true).get(...plan.params) as number) ?? 0;
-  const carried: ReferenceReport['carried'] = [];
-  const bringing = new Map<string, string[]>();
-  for (const name of plan.load) {
-    const rel = plan.r.relations![name]!;
-    if (rel.kind === 'hasMany' && has('id')) {
-      // Loaded lists come along whole (the public incident's occurrences).
-      const target = getResource(rel.target);
-      carried.push({ relation: name, resource: rel.target, records: one(`SELECT COUNT(*) FROM ${q(target.table)} x WHERE x.${q(rel.fk)} IN (SELECT p.id FROM ${matches} p)`) });
-      continue;
-    }
-    if (rel.kind !== 'belongsTo' || !has(rel.fk)) continue;
-    const target = getResource(rel.target);
-    const n = one(`SELECT COUNT(DISTINCT p.${q(rel.fk)}) FROM ${matches} p WHERE p.${q(rel.fk)} IN (SELECT x.id FROM ${q(target.table)} x)`);
-    carried.push({ relation: name, resource: rel.target, records: n });
-    bringing.set(rel.target, [...(bringing.get(rel.target) ?? []), rel.fk]);
-  }
-  const left: ReferenceReport['left'] = [];
-  if (has('id')) {
-    for (const [name, rel] of relationsOf(plan.r)) {
-      if (rel.kind !== 'hasMany' || plan.load.includes(name)) continue;
-      const target = getResource(rel.target);
-      // Those a carried relation brings anyway are not left out.
-      const brought = (bringing.get(rel.target) ?? []).map((fk) => ` AND x.id NOT IN (SELECT p.${q(fk)} FROM ${matches} p WHERE p.${q(fk)} IS NOT NULL)`).join('');
-      const sql = `SELECT COUNT(*) FROM ${q(target.table)} x WHERE x.${q(rel.fk)} IN (SELECT p.id FROM ${matches} p)${brought}`;
-      const params = [...plan.params, ...(bringing.get(rel.target) ?? []).flatMap(() => plan.params)];
-      const n = (db.prepare(sql).pluck(true).get(...params) as number) ?? 0;
-      if (n > 0) left.push({ relation: name, resource: rel.target, field: rel.fk, records: n });
-    }
-  }
-  return { carried, left };
 }

@@ -28,6 +28,7 @@ import type { SnapshotSummary } from '../../src-shared/schemas/transfer';
 import { nowTs } from '../../src-shared/time';
 import { callJson, type JsonAnswer } from '../instances/remote-json';
 import { RemoteClient, RemoteError, type RemoteConfig } from '../instances/remote';
+import { Runner } from '../store/query/runner';
 import { KeyVault, vaultFileFor, type KeyCipher } from '../instances/vault';
 import { BEFORE_ANY, ORIGIN_LISTS, PUBLIC_API, searchPath, UNAVAILABLE, type OriginList } from '../../src-shared/sync/lists';
 import { RemoteVersions, remoteTs, setOrigin } from '../store/origin';
@@ -291,7 +292,7 @@ export async function snapshot(opts: SnapshotOptions): Promise<SnapshotSummary> 
     cp.complete = true;
     cp.counts = {};
     for (const name of COUNTED) {
-      cp.counts[name] = (session.db.prepare(`SELECT COUNT(*) AS n FROM "${getResource(name).table}"`).get() as { n: number }).n;
+      cp.counts[name] = new Runner(session.store).countAll(getResource(name));
     }
     writeCheckpoint(opts.target, cp);
     session.store.checkpoint();

@@ -1,9 +1,10 @@
 // Offline triage back to the platform, in Chromium: a snapshot of a second server (the origin)
 // as an instance of the console's server; incidents changed there in the console show as
 // changes waiting (the switcher's count, marks in the list); the Changes view pushes them; a
-// field changed on both sides is resolved side by side. Screenshots in English and Russian,
+// field changed on both sides is resolved side by side; a reason the platform cannot link to its
+// status change is pushed unlinked and the view says so. Screenshots in English and Russian,
 // light and dark.
-import { api, expect, expectHeaderFits, loadedRows, openConsole, snap, startServe, test } from './fixtures';
+import { api, expect, expectHeaderFits, loadedRows, openConsole, routed, snap, startServe, test } from './fixtures';
 
 const SNAP = 'Выезд на объект';
 
@@ -151,6 +152,44 @@ test('change incidents on a snapshot, see the count, push, resolve a conflict', 
       });
       expect(rows.items[0]!.status).toBe(targetStatus);
     }
+
+    // A status change with its reason, made here, whose status a colleague set on the platform
+    // meanwhile: the platform makes no status-change row for it, so the message goes without
+    // that link, its text intact, and the view says so with the push's notes.
+    const dup = chosen[0]!;
+    const made = await routed<{ results: { message_id: string | null }[] }>(served, snapId, 'POST', '/console/v1/incidents/status', {
+      ids: [dup.id],
+      status: 'invalid',
+      note: { subject: 'Duplicate', body: 'Duplicate of an earlier incident' },
+    });
+    const messageId = made.results[0]!.message_id!;
+    const put = await fetch(`${origin.main}/data/public/api/v1/incidents/update/status`, {
+      method: 'PUT',
+      headers: { PgrApiKey: origin.apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ id: dup.id, status: 'invalid' }),
+    });
+    expect(put.status).toBe(200);
+    await view.getByRole('tab', { name: 'Waiting' }).click();
+    await expect(table.locator('tbody tr')).toHaveCount(2);
+    await view.getByRole('tab', { name: 'All' }).click();
+    await expect(view.getByTestId('sync-unlinked')).toHaveCount(0);
+    await view.getByRole('button', { name: 'Push', exact: true }).click();
+    await expect(view.getByTestId('sync-last')).toHaveText('Last push: pushed 2, conflicts 0, failed 0.', { timeout: 60_000 });
+    const notice = view.getByTestId('sync-unlinked');
+    await expect(notice).toContainText('1 record went to the platform without the status change it names');
+    await expect(notice.getByRole('listitem')).toHaveText([
+      `messages ${messageId}: sent without service_asset_finding_status_change_id (the platform already had that status: it made no row for it)`,
+    ]);
+    const sent = await api<{ subject: string; body: string; service_asset_finding_status_change_id: string | null }>(origin, 'GET', `/cruddy/v2/messages/${messageId}?relations=`);
+    expect(sent).toMatchObject({ subject: 'Duplicate', body: 'Duplicate of an earlier incident', service_asset_finding_status_change_id: null });
+    await snap(page, testInfo, 'changes-pushed-unlinked');
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('ru');
+    await expect(notice).toContainText('1 запись отправлена на платформу без ссылки на смену статуса');
+    await expect(notice.getByRole('listitem')).toHaveText([
+      `messages ${messageId}: отправлено без service_asset_finding_status_change_id (на платформе уже был этот статус: записи о смене она не создала)`,
+    ]);
+    await snap(page, testInfo, 'changes-pushed-unlinked-ru');
+    await page.getByRole('combobox', { name: 'Язык' }).selectOption('en');
   } finally {
     await origin.stop();
   }

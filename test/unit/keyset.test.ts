@@ -13,6 +13,7 @@ import { keysetUsable } from '../../src-main/store/query/keyset';
 import { compileSearchPlan } from '../../src-main/store/query/plan';
 import { Store } from '../../src-main/store/store';
 import { copyDemoDatabase } from '../helpers/seed';
+import { Runner } from '../../src-main/store/query/runner';
 
 const I = getResource('service_asset_findings');
 let db: Db;
@@ -36,7 +37,7 @@ function byOffset(req: SearchRequest): string[] {
   return ids.map((x) => idOf.get(x._rid) as string);
 }
 
-const ids = (req: SearchRequest): string[] => store.search(I, req).items.map((x) => x.id as string);
+const ids = (req: SearchRequest): string[] => new Runner(store).search(I, req).items.map((x) => x.id as string);
 
 const orders: SearchOrdering[][] = [
   [{ field: 'created_at', direction: 'desc' }],
@@ -59,7 +60,7 @@ describe('keyset paging', () => {
     const filters = [{ field: 'status', filter_type: 'intersection' as const, value: ['new', 'assigned_customer', 'closed'] }];
     for (const ordering of orders) {
       const req = (offset: number, limit = 7): SearchRequest => ({ ...emptySearch(limit, offset), filters, ordering });
-      const total = store.search(I, req(0)).total;
+      const total = new Runner(store).search(I, req(0)).total;
       for (let offset = 0; offset < total + 7; offset += 7) expect(ids(req(offset)), `${JSON.stringify(ordering)} @${offset}`).toEqual(byOffset(req(offset)));
       for (const offset of [50, 13, 49, 3, 120, 119, 121, total - 1, 0, 64]) {
         expect(ids(req(offset, 11)), `${JSON.stringify(ordering)} jump @${offset}`).toEqual(byOffset(req(offset, 11)));
@@ -86,7 +87,7 @@ describe('keyset paging', () => {
     for (const ordering of rankOrders) {
       expect(keysetUsable(compileSearchPlan(I, { ...emptySearch(7, 7), ordering }))).toBe(true);
       const req = (offset: number, limit = 7): SearchRequest => ({ ...emptySearch(limit, offset), ordering });
-      const total = store.search(I, req(0)).total;
+      const total = new Runner(store).search(I, req(0)).total;
       for (let offset = 0; offset < total + 7; offset += 7) expect(ids(req(offset)), `${JSON.stringify(ordering)} @${offset}`).toEqual(byOffset(req(offset)));
       for (const offset of [50, 13, 49, 3, total - 1, 0]) expect(ids(req(offset, 11)), `${JSON.stringify(ordering)} jump @${offset}`).toEqual(byOffset(req(offset, 11)));
     }
@@ -102,9 +103,9 @@ describe('keyset paging', () => {
       seen.push(sql);
       return prepare(sql);
     };
-    store.search(I, { ...emptySearch(10, 100), ordering });
+    new Runner(store).search(I, { ...emptySearch(10, 100), ordering });
     expect(seen.some((s) => s.includes('(t."created_at", t._rid) <= (?, ?)'))).toBe(false);
-    store.search(I, { ...emptySearch(10, 110), ordering });
+    new Runner(store).search(I, { ...emptySearch(10, 110), ordering });
     expect(seen.some((s) => s.includes('(t."created_at", t._rid) <= (?, ?)'))).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import { seedDemo } from '../../src-main/store/seed';
 import { Store } from '../../src-main/store/store';
 import { getResource } from '../../src-shared/resources/index';
 import { emptySearch } from '../../src-shared/schemas/search';
+import { Runner } from '../../src-main/store/query/runner';
 
 describe('computed fields through relations', () => {
   const store = new Store(openDatabase(':memory:').db);
@@ -15,7 +16,7 @@ describe('computed fields through relations', () => {
   const interfaces = getResource('network_interfaces');
 
   it('an incident page loading service_asset carries the asset exactly as GET reads it', () => {
-    const page = store.search(incidents, { ...emptySearch(40), relations: ['service_asset'] });
+    const page = new Runner(store).search(incidents, { ...emptySearch(40), relations: ['service_asset'] });
     const withAsset = page.items.filter((i) => i.service_asset);
     expect(withAsset.length).toBeGreaterThan(5);
     for (const inc of withAsset) {
@@ -29,7 +30,7 @@ describe('computed fields through relations', () => {
   });
 
   it('an asset loading network_interfaces carries their computed asset fields', () => {
-    const page = store.search(assets, { ...emptySearch(20), relations: ['network_interfaces'] });
+    const page = new Runner(store).search(assets, { ...emptySearch(20), relations: ['network_interfaces'] });
     const nis = page.items.flatMap((a) => a.network_interfaces as Record<string, unknown>[]);
     expect(nis.length).toBeGreaterThan(0);
     for (const ni of nis) expect(ni).toEqual(store.find(interfaces, ni.id as string));

@@ -8,6 +8,7 @@ import { emptySearch, type SearchFilter, type SearchRequest } from '../../src-sh
 import { openDatabase, type Db } from '../../src-main/store/db';
 import { compileSearch, filterSql, whereSql } from '../../src-main/store/search';
 import { Store, type Rec } from '../../src-main/store/store';
+import { Runner } from '../../src-main/store/query/runner';
 
 const A = getResource('service_assets');
 const F = getResource('findings');
@@ -171,7 +172,7 @@ beforeAll(() => {
 afterAll(() => d.db.close());
 
 function search(r = I, patch: Partial<SearchRequest> = {}) {
-  return d.store.search(r, { ...emptySearch(100), ...patch });
+  return new Runner(d.store).search(r, { ...emptySearch(100), ...patch });
 }
 
 /** Ids matched by the given filters, as a sorted list. */
@@ -950,8 +951,8 @@ describe('SQL injection safety', () => {
         const w = whereSql(A, filters, { value: evil, strict });
         expect(w.sql).not.toContain(evil);
         expect(w.params.some((p) => typeof p === 'string' && p.includes(evil.slice(3)))).toBe(true);
-        expect(() => d.store.search(A, req)).not.toThrow();
-        expect(d.store.search(A, req).items).toEqual([]);
+        expect(() => new Runner(d.store).search(A, req)).not.toThrow();
+        expect(new Runner(d.store).search(A, req).items).toEqual([]);
       }
       const f = filterSql(A, { field: 'name', filter_type: 'equal', value: evil });
       expect(f.sql).not.toContain(evil);

@@ -9,6 +9,7 @@ import { OCCURRENCE_EVENT_TYPES } from '../../src-shared/resources/occurrences';
 import { createSchemaOf } from '../../src-shared/schemas/resource';
 import { emptySearch } from '../../src-shared/schemas/search';
 import { normalizeTs } from '../../src-shared/time';
+import { Runner } from '../../src-main/store/query/runner';
 
 const ANCHOR = '2026-11-01T00:00:00.000000Z';
 const TS_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -220,7 +221,7 @@ describe('seedDemo', () => {
   });
 
   it('stores valid correlation content and active-action parameters', () => {
-    const found = a.store.search(getResource('engine_go_rules'), { ...emptySearch(), limit: 100 });
+    const found = new Runner(a.store).search(getResource('engine_go_rules'), { ...emptySearch(), limit: 100 });
     expect(found.total).toBeGreaterThan(0);
     for (const rule of found.items) {
       const fd = rule.frontend_data as { alert?: { template?: string }; grouper?: { grouped_by?: unknown[] }; conditions?: unknown[] };

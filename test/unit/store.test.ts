@@ -7,6 +7,7 @@ import { fieldsOf, getResource, relationsOf, type ResourceDef } from '../../src-
 import { emptySearch } from '../../src-shared/schemas/search';
 import { openDatabase, type Db } from '../../src-main/store/db';
 import { Store, type Rec } from '../../src-main/store/store';
+import { Runner } from '../../src-main/store/query/runner';
 
 const A = getResource('service_assets');
 const F = getResource('findings');
@@ -51,7 +52,7 @@ function apiError(fn: () => unknown): ApiError {
 }
 
 const id = (rec: Rec) => rec.id as string;
-const count = (r: ResourceDef) => store.search(r, emptySearch(0)).total;
+const count = (r: ResourceDef) => new Runner(store).search(r, emptySearch(0)).total;
 const tableCount = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM "${table}"`).get() as { n: number }).n;
 const relIds = (r: ResourceDef, recId: string, rel: string) => ((store.get(r, recId, [])._relations as Record<string, string[]>)[rel] ?? []).slice().sort();
 const sorted = (...xs: string[]) => [...xs].sort();
@@ -66,7 +67,7 @@ function incident(patch: Rec = {}) {
   return store.create(I, { title: 'Подбор пароля SSH', ...patch });
 }
 function statusChanges(incidentId: string): Rec[] {
-  return store.search(SC, { ...emptySearch(100), filters: [{ field: 'service_asset_finding_id', filter_type: 'equal', value: incidentId }] }).items;
+  return new Runner(store).search(SC, { ...emptySearch(100), filters: [{ field: 'service_asset_finding_id', filter_type: 'equal', value: incidentId }] }).items;
 }
 
 describe('create', () => {
@@ -156,17 +157,17 @@ describe('create', () => {
     const v = store.create(VS, { name: 'Внешняя БД', user: 'radar', password: 'p@ssw0rd' });
     expect(v.password).toBe('********');
     expect(store.get(VS, id(v), []).password).toBe('********');
-    expect(store.search(VS, emptySearch()).items[0]!.password).toBe('********');
+    expect(new Runner(store).search(VS, emptySearch()).items[0]!.password).toBe('********');
     expect((db.prepare(`SELECT password FROM value_stores`).get() as { password: string }).password).toBe('p@ssw0rd');
     expect(store.create(VS, { name: 'Без пароля' }).password).toBeNull();
   });
 
   it('refuses filtering on a secret field, except exists', () => {
     store.create(VS, { name: 'Внешняя БД', password: 'p@ssw0rd' });
-    const e = apiError(() => store.search(VS, { ...emptySearch(), filters: [{ field: 'password', filter_type: 'equal', value: 'p@ssw0rd' }] }));
+    const e = apiError(() => new Runner(store).search(VS, { ...emptySearch(), filters: [{ field: 'password', filter_type: 'equal', value: 'p@ssw0rd' }] }));
     expect(e.status).toBe(400);
     expect(e.message).toContain('password');
-    expect(store.search(VS, { ...emptySearch(), filters: [{ field: 'password', filter_type: 'exists', negation: true }] }).total).toBe(1);
+    expect(new Runner(store).search(VS, { ...emptySearch(), filters: [{ field: 'password', filter_type: 'exists', negation: true }] }).total).toBe(1);
   });
 
   it('refuses an invalid tsquery in a compliance rule with 400 invalid query', () => {
@@ -251,7 +252,7 @@ describe('update', () => {
     const e = apiError(() => store.update(A, { id: MISSING, name: 'x' }));
     expect(e.status).toBe(404);
     expect(e.message).toBe(ERR.notFound);
-    expect(store.search(A, emptySearch()).items.map((x) => x.name)).toEqual(['Сервер БД']);
+    expect(new Runner(store).search(A, emptySearch()).items.map((x) => x.name)).toEqual(['Сервер БД']);
   });
 
   it('replaces JSON values as a whole', () => {
@@ -533,7 +534,7 @@ describe('get and find', () => {
     const upper = id(a).toUpperCase();
     expect(store.find(A, upper)?.id).toBe(a.id);
     expect(store.get(A, upper, []).name).toBe('Сервер БД');
-    expect(store.search(A, { ...emptySearch(), filters: [{ field: 'id', filter_type: 'equal', value: upper }] }).total).toBe(1);
+    expect(new Runner(store).search(A, { ...emptySearch(), filters: [{ field: 'id', filter_type: 'equal', value: upper }] }).total).toBe(1);
   });
 
   it('get rejects an unknown relation name', () => {
@@ -698,7 +699,7 @@ describe('massUpdateField (style 1)', () => {
       { id: a1.id, error_code: 0 },
       { id: a2.id, error_code: 0 },
     ]);
-    expect(store.search(A, emptySearch()).items.map((x) => x.location)).toEqual(['Казань', 'Казань']);
+    expect(new Runner(store).search(A, emptySearch()).items.map((x) => x.location)).toEqual(['Казань', 'Казань']);
   });
 
   it('answers per-object codes, a failing object not affecting the others', () => {
@@ -813,9 +814,9 @@ describe('deleteAll', () => {
     asset({ name: 'Web-сервер', location: 'Санкт-Петербург' });
     asset({ name: 'АРМ', location: null });
     expect(store.deleteAll(A, [{ field: 'location', filter_type: 'substr', value: 'МОСК' }])).toEqual({ deleted: 1 });
-    expect(store.search(A, emptySearch()).items.map((x) => x.name).sort()).toEqual(['Web-сервер', 'АРМ']);
+    expect(new Runner(store).search(A, emptySearch()).items.map((x) => x.name).sort()).toEqual(['Web-сервер', 'АРМ']);
     expect(store.deleteAll(A, [{ field: 'location', filter_type: 'exists' }])).toEqual({ deleted: 1 });
-    expect(store.search(A, emptySearch()).items.map((x) => x.name)).toEqual(['Web-сервер']);
+    expect(new Runner(store).search(A, emptySearch()).items.map((x) => x.name)).toEqual(['Web-сервер']);
   });
 
   it('refuses (409) and deletes nothing when a match is restricted', () => {
@@ -838,7 +839,7 @@ describe('deleteAll', () => {
     store.create(SG, { name: 'Антивирусы' });
     store.deleteAll(SG);
     store.create(SG, { name: 'Браузеры' });
-    const r = store.search(SG, { ...emptySearch(), virtual_search: { value: 'вирус', strict: false } });
+    const r = new Runner(store).search(SG, { ...emptySearch(), virtual_search: { value: 'вирус', strict: false } });
     expect(r).toEqual({ items: [], total: 0 });
   });
 });
@@ -853,7 +854,7 @@ describe('group', () => {
   });
 
   it('counts records per value, most frequent first, then by value', () => {
-    expect(store.group(I, 'status')).toEqual({
+    expect(new Runner(store).group(I, 'status')).toEqual({
       items: [
         { value: 'new', count: 3 },
         { value: 'closed', count: 1 },
@@ -863,7 +864,7 @@ describe('group', () => {
   });
 
   it('honours filters', () => {
-    expect(store.group(I, 'status', [{ field: 'risklevel', filter_type: 'range', value: [7, null] }])).toEqual({
+    expect(new Runner(store).group(I, 'status', [{ field: 'risklevel', filter_type: 'range', value: [7, null] }])).toEqual({
       items: [
         { value: 'new', count: 2 },
         { value: 'closed', count: 1 },
@@ -872,19 +873,19 @@ describe('group', () => {
   });
 
   it('groups a derived field, booleans decoded, nulls counted', () => {
-    expect(store.group(I, 'risk').items).toEqual([
+    expect(new Runner(store).group(I, 'risk').items).toEqual([
       { value: 'critical', count: 2 },
       { value: 'high', count: 1 },
       { value: 'low', count: 1 },
       { value: 'medium', count: 1 },
     ]);
-    expect(store.group(I, 'external').items).toEqual([{ value: false, count: 5 }]);
-    expect(store.group(I, 'alert_type').items).toEqual([{ value: null, count: 5 }]);
+    expect(new Runner(store).group(I, 'external').items).toEqual([{ value: false, count: 5 }]);
+    expect(new Runner(store).group(I, 'alert_type').items).toEqual([{ value: null, count: 5 }]);
   });
 
   it('answers 400 group_field should not be empty when missing', () => {
     for (const g of [undefined, '']) {
-      const e = apiError(() => store.group(I, g));
+      const e = apiError(() => new Runner(store).group(I, g));
       expect(e.status).toBe(400);
       expect(e.message).toBe(ERR.groupFieldEmpty);
     }
@@ -896,7 +897,7 @@ describe('group', () => {
       [F, 'cpes'],
       [VS, 'password'],
     ] as const) {
-      const e = apiError(() => store.group(r, g));
+      const e = apiError(() => new Runner(store).group(r, g));
       expect(e.status).toBe(400);
       expect(e.message).toBe(ERR.invalidField);
     }

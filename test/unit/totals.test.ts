@@ -10,13 +10,14 @@ import { publicEntity, publicResource } from '../../src-shared/public/entities';
 import { INCIDENT_STATUSES, riskBandSql } from '../../src-shared/resources/fields';
 import { getResource } from '../../src-shared/resources/index';
 import { emptySearch } from '../../src-shared/schemas/search';
-import { compileStandardQuery } from '../../src-main/public/query';
+import { compileStandardQuery } from '../../src-main/store/query/standard';
 import { VersionedCache } from '../../src-main/store/data-version';
 import { openDatabase, type Db } from '../../src-main/store/db';
 import { compileSearchPlan, matchKey } from '../../src-main/store/query/plan';
 import { createdRange, incidentStats } from '../../src-main/store/query/stats';
 import { seedDemo } from '../../src-main/store/seed';
 import { Store } from '../../src-main/store/store';
+import { Runner } from '../../src-main/store/query/runner';
 
 const I = getResource('service_asset_findings');
 const A = getResource('service_assets');
@@ -83,10 +84,10 @@ describe('data version', () => {
     expect(v0).not.toBeNull();
     expect(store.version()).toBe(v0);
     // A search with a full-text match writes its scratch tables only.
-    store.search(I, { ...emptySearch(1, 0), virtual_search: { value: 'srv-db', strict: false } });
-    store.search(I, { ...emptySearch(1, 0), filters: [{ field: 'title', filter_type: 'substr', value: 'Инцидент' }] });
+    new Runner(store).search(I, { ...emptySearch(1, 0), virtual_search: { value: 'srv-db', strict: false } });
+    new Runner(store).search(I, { ...emptySearch(1, 0), filters: [{ field: 'title', filter_type: 'substr', value: 'Инцидент' }] });
     expect(store.version()).toBe(v0);
-    store.update(I, { id: store.search(I, emptySearch(1, 0)).items[0]!.id as string, status: 'closed' });
+    store.update(I, { id: new Runner(store).search(I, emptySearch(1, 0)).items[0]!.id as string, status: 'closed' });
     const v1 = store.version();
     expect(v1).not.toBe(v0);
     const other = openDatabase(file).db;
@@ -123,31 +124,31 @@ describe('totals', () => {
     const seen = watchSql(db);
     // A condition no kept count answers (those are counted without a COUNT over the table).
     const req = (over: Partial<ReturnType<typeof emptySearch>> = {}) => ({ ...emptySearch(2, 0), filters: [{ field: 'status', filter_type: 'equal' as const, value: 'new' }, { field: 'title', filter_type: 'substr' as const, value: 'srv-db' }], ...over });
-    const first = store.search(I, req());
+    const first = new Runner(store).search(I, req());
     const counts = () => seen.filter((s) => s.startsWith('run: SELECT COUNT(*) AS n FROM "service_asset_findings" t')).length;
     expect(counts()).toBe(1);
     expect(first.total).toBe(trueCount());
-    expect(store.search(I, req({ offset: 2 })).total).toBe(first.total);
-    expect(store.search(I, req({ offset: 4, include_fields: ['id'] })).total).toBe(first.total);
+    expect(new Runner(store).search(I, req({ offset: 2 })).total).toBe(first.total);
+    expect(new Runner(store).search(I, req({ offset: 4, include_fields: ['id'] })).total).toBe(first.total);
     expect(counts()).toBe(1);
     expect(store.totals.get(matchKey(compileSearchPlan(I, req())), store.version())).toBe(first.total);
   });
 
   it('is never stale: each write, here or through another connection, is seen by the next total', () => {
     seedIncidents(40);
-    expect(store.search(I, req()).total).toBe(trueCount());
-    const some = store.search(I, { ...emptySearch(3, 0), filters: [{ field: 'status', filter_type: 'equal', value: 'closed' }] }).items;
+    expect(new Runner(store).search(I, req()).total).toBe(trueCount());
+    const some = new Runner(store).search(I, { ...emptySearch(3, 0), filters: [{ field: 'status', filter_type: 'equal', value: 'closed' }] }).items;
     store.update(I, { id: some[0]!.id as string, status: 'new' });
-    expect(store.search(I, req()).total).toBe(trueCount());
+    expect(new Runner(store).search(I, req()).total).toBe(trueCount());
     store.massUpdateField(I, [some[1]!.id as string], 'status', 'new');
-    expect(store.search(I, req()).total).toBe(trueCount());
+    expect(new Runner(store).search(I, req()).total).toBe(trueCount());
     const other = openDatabase(file).db;
     other.prepare(`UPDATE service_asset_findings SET status = 'new' WHERE id = ?`).run(some[2]!.id);
     other.close();
-    expect(store.search(I, req()).total).toBe(trueCount());
+    expect(new Runner(store).search(I, req()).total).toBe(trueCount());
     store.deleteAll(getResource('service_asset_finding_status_changes'));
     store.deleteAll(I, [{ field: 'status', filter_type: 'equal', value: 'new' }]);
-    expect(store.search(I, req()).total).toBe(0);
+    expect(new Runner(store).search(I, req()).total).toBe(0);
     expect(trueCount()).toBe(0);
   });
 
@@ -156,16 +157,16 @@ describe('totals', () => {
     const before = trueCount();
     try {
       store.tx(() => {
-        const asset = store.search(A, emptySearch(1, 0)).items[0]!;
-        const finding = store.search(F, emptySearch(1, 0)).items[0]!;
+        const asset = new Runner(store).search(A, emptySearch(1, 0)).items[0]!;
+        const finding = new Runner(store).search(F, emptySearch(1, 0)).items[0]!;
         for (let i = 0; i < 5; i++) store.create(I, { status: 'new', service_asset_id: asset.id as string, finding_id: finding.id as string });
-        expect(store.search(I, req()).total).toBe(before + 5);
+        expect(new Runner(store).search(I, req()).total).toBe(before + 5);
         throw new Error('roll back');
       });
     } catch {
       // rolled back
     }
-    expect(store.search(I, req()).total).toBe(before);
+    expect(new Runner(store).search(I, req()).total).toBe(before);
   });
 });
 

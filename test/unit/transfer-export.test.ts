@@ -15,6 +15,7 @@ import { importFiles } from '../../src-main/transfer/import';
 import { ApiError } from '../../src-shared/errors';
 import { RESOURCES, getResource, linkTables, listRelationsOf, type ResourceDef } from '../../src-shared/resources/index';
 import { emptySearch } from '../../src-shared/schemas/search';
+import { Runner } from '../../src-main/store/query/runner';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-export-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -85,7 +86,7 @@ describe('export then import gives equal data', () => {
     for (const l of linkTables()) expect(links(db, l.table), l.table).toEqual(links(src, l.table));
     const search = (file: string) => {
       const { db: h } = openDatabase(file, { readonly: true, create: false });
-      const ids = new Store(h).search(R('service_asset_findings'), { ...emptySearch(1000, 0), virtual_search: { value: 'доступ', strict: false } }).items.map((i) => i.id);
+      const ids = new Runner(new Store(h)).search(R('service_asset_findings'), { ...emptySearch(1000, 0), virtual_search: { value: 'доступ', strict: false } }).items.map((i) => i.id);
       h.close();
       return ids.sort();
     };
@@ -191,7 +192,7 @@ describe('what an export holds', () => {
     const { db } = openDatabase(src, { readonly: true, create: false });
     const store = new Store(db);
     const req = { ...emptySearch(10_000, 0), filters: [{ field: 'status', filter_type: 'equal' as const, value: 'new' }], ordering: [{ field: 'risklevel', direction: 'desc' as const }] };
-    const want = store.search(R('service_asset_findings'), req).items;
+    const want = new Runner(store).search(R('service_asset_findings'), req).items;
     db.close();
     const v2 = await read({ resource: 'service_asset_findings', format: 'ndjson', search: { filters: req.filters, ordering: req.ordering } });
     expect(v2.text.trim().split('\n').map((l) => JSON.parse(l))).toEqual(want);

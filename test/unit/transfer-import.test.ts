@@ -14,6 +14,7 @@ import { CancelledError, TransferError } from '../../src-main/transfer/errors';
 import { importFiles } from '../../src-main/transfer/import';
 import { RESOURCES, getResource } from '../../src-shared/resources/index';
 import { emptySearch } from '../../src-shared/schemas/search';
+import { Runner } from '../../src-main/store/query/runner';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-import-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -69,9 +70,9 @@ beforeAll(() => {
   seeded = copyDemoDatabase(path.join(tmp, 'seeded.sqlite'));
   const { db } = openDatabase(seeded);
   const store = new Store(db);
-  incidents = store.search(getResource('service_asset_findings'), emptySearch(20, 0)).items;
-  findings = store.search(getResource('findings'), emptySearch(100, 0)).items;
-  assets = store.search(getResource('service_assets'), emptySearch(100, 0)).items;
+  incidents = new Runner(store).search(getResource('service_asset_findings'), emptySearch(20, 0)).items;
+  findings = new Runner(store).search(getResource('findings'), emptySearch(100, 0)).items;
+  assets = new Runner(store).search(getResource('service_assets'), emptySearch(100, 0)).items;
   db.close();
 });
 
@@ -309,7 +310,7 @@ describe('upserts and references', () => {
   it('imports the asset and occurrences nested in public incidents, and clears optional references to records not imported', async () => {
     const { db: src } = openDatabase(seeded, { readonly: true, create: false });
     const store = new Store(src);
-    const withOcc = store.search(getResource('service_asset_findings'), {
+    const withOcc = new Runner(store).search(getResource('service_asset_findings'), {
       ...emptySearch(5, 0),
       filters: [{ field: 'occurrences', filter_type: 'related', value: [], negation: true }],
       relations: ['service_asset', 'occurrences'],
@@ -355,9 +356,9 @@ describe('upserts and references', () => {
     const db = freshDb();
     const { db: src } = openDatabase(seeded, { readonly: true, create: false });
     const store = new Store(src);
-    const rules = store.search(getResource('engine_go_rules'), { ...emptySearch(1000, 0), _relations: ['rule_sets', 'engine_go_filters', 'engine_go_modules', 'value_stores', 'service_asset_findings', 'software_groups'] }).items;
+    const rules = new Runner(store).search(getResource('engine_go_rules'), { ...emptySearch(1000, 0), _relations: ['rule_sets', 'engine_go_filters', 'engine_go_modules', 'value_stores', 'service_asset_findings', 'software_groups'] }).items;
     const deps = ['findings', 'rule_sets', 'engine_go_filters', 'engine_go_modules', 'value_stores', 'service_asset_findings', 'software_groups', 'service_assets', 'responsible_groups', 'occurrences', 'service_asset_finding_status_changes', 'service_asset_groups', 'software'];
-    const files = deps.map((n) => file(`${n}.ndjson`, ndjson(store.search(getResource(n), emptySearch(10000, 0)).items)));
+    const files = deps.map((n) => file(`${n}.ndjson`, ndjson(new Runner(store).search(getResource(n), emptySearch(10000, 0)).items)));
     src.close();
     const res = await importFiles(db, [...files, file('engine_go_rules.ndjson', ndjson(rules))]);
     expect(res.links).toBeGreaterThan(0);

@@ -8,6 +8,8 @@ import { nowTs } from '../../../src-shared/time';
 import { serve as serveOp } from '../contract';
 import type { ApiDeps } from '../deps';
 import { checkId } from './resources';
+import { Runner } from '../../store/query/runner';
+import { relatedIds } from '../../store/relations';
 
 export { NAMED_OVERRIDES } from '../../../src-shared/contract/index';
 
@@ -31,7 +33,7 @@ export function registerNamed(scope: FastifyInstance, deps: ApiDeps, area?: stri
     serve(v2, op, async (req) => {
       const s = store();
       return s.tx(() => {
-        const res = s.search(rules, req.body);
+        const res = new Runner(s).search(rules, req.body);
         // The rules read are reloaded: the flag cleared through the write path (hooks, outbox),
         // updated_at kept (reading a rule does not change it).
         const ids = res.items.filter((it) => it.reload === true && typeof it.id === 'string').map((it) => it.id as string);
@@ -53,7 +55,7 @@ export function registerNamed(scope: FastifyInstance, deps: ApiDeps, area?: stri
       const s = store();
       const updated = s.update(compliance, req.body, { userId: req.userId });
       // Spec: related entities in the answer of this update are null.
-      return { ...updated, rule_sets: null, _relations: { rule_sets: s.relatedIds(compliance, 'rule_sets', JSON.stringify([updated.id])).get(updated.id as string) ?? [] } };
+      return { ...updated, rule_sets: null, _relations: { rule_sets: relatedIds(s, compliance, 'rule_sets', JSON.stringify([updated.id])).get(updated.id as string) ?? [] } };
     });
   }
 

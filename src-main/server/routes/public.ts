@@ -7,7 +7,7 @@ import { fromDbFields } from '../../../src-shared/public/db-fields';
 import { PUBLIC_ENTITIES, publicResource } from '../../../src-shared/public/entities';
 import { parseStandardQuery, StandardQueryError } from '../../../src-shared/public/standard-filters';
 import { getResource } from '../../../src-shared/resources/index';
-import { compileStandardQuery } from '../../public/query';
+import { compileStandardQuery } from '../../store/query/standard';
 import { serve } from '../contract';
 import type { ApiDeps } from '../deps';
 import { laneOf, sendJson } from '../reads';

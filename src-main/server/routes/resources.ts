@@ -10,6 +10,7 @@ import { compileSearchPlan } from '../../store/query/plan';
 import { serve } from '../contract';
 import type { ApiDeps } from '../deps';
 import { laneOf, sendJson } from '../reads';
+import { Runner } from '../../store/query/runner';
 
 export { relationsQuerySchema } from '../../../src-shared/contract/common';
 
@@ -50,7 +51,7 @@ export function registerResource(app: FastifyInstance, base: string, r: Resource
     serve(app, ops.group, async (req, reply) =>
       registered
         ? sendJson(reply, await deps.reads().read({ kind: 'group', resource: r.name, field: req.body.group_field, filters: req.body.filters ?? [] }, laneOf(req)))
-        : store().group(r, req.body.group_field, req.body.filters),
+        : new Runner(store()).group(r, req.body.group_field, req.body.filters),
     );
   }
   if (has('mass_create')) {

@@ -7,6 +7,7 @@ import { scanOperations } from '../../../src-shared/contract/index';
 import { badRequest, ERR } from '../../../src-shared/errors';
 import { nowTs } from '../../../src-shared/time';
 import { probeAll, SERVICE_NAMES } from '../../scan/probe';
+import { interfaceByIp } from '../../store/kinds/network-interfaces';
 import { serve } from '../contract';
 import type { ApiDeps } from '../deps';
 
@@ -23,10 +24,7 @@ export function registerScan(app: FastifyInstance, deps: ApiDeps): void {
       const at = nowTs();
       const results = hosts.map((ip) => {
         const family = net.isIP(ip);
-        const ni = store.get1<{ id: string; mac: string | null; os: string | null }>(
-          `SELECT id, mac, os FROM network_interfaces WHERE ip = ? ORDER BY _rid LIMIT 1`,
-          [ip],
-        );
+        const ni = interfaceByIp(store, ip);
         const base = { ipv4: family === 4 ? ip : '', ipv6: family === 6 ? ip : '', mac: ni?.mac ?? '', os: ni?.os ?? '' };
         if (family === 0) return { ...base, services: [], error_code: 400, error: `invalid IP address: ${ip}` };
         const skipped = deps.scan.ports.filter((p) => states.get(`${ip}|${p}`) === 'skipped').length;

@@ -7,7 +7,7 @@ import { badRequest } from '../../../src-shared/errors';
 import { publicEntity, publicResource } from '../../../src-shared/public/entities';
 import { parseStandardQuery, StandardQueryError } from '../../../src-shared/public/standard-filters';
 import type { STAT_BUCKETS } from '../../../src-shared/schemas/stats';
-import { compileStandardQuery } from '../../public/query';
+import { compileStandardQuery } from '../../store/query/standard';
 import { createdRange } from '../../store/query/stats';
 import { serve } from '../contract';
 import type { ApiDeps } from '../deps';

@@ -17,7 +17,7 @@ import { syncOperations } from '../../../src-shared/contract/sync';
 import { ApiError, badRequest, notFound } from '../../../src-shared/errors';
 import type { PullSummary, PushSummary, SyncProgress, SyncStatus } from '../../../src-shared/schemas/sync';
 import type { InstanceInfo, InstanceManager } from '../../instances/manager';
-import { countOf, counts, pendingIds, rowsOf, views } from '../../sync/entries';
+import { countOf, counts, pendingIds, rowsOf, views } from '../../store/outbox-log';
 import { SyncError } from '../../sync/errors';
 import { readOrigin } from '../../store/origin';
 import { hasOriginKey } from '../../sync/origin';

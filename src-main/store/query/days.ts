@@ -14,7 +14,7 @@ import { placeholders } from '../sql';
 import { DAY_COUNTS, KEPT_DIMENSIONS, keptKey, type KeptColumn } from '../aggregates';
 import { riskBandSql } from '../../../src-shared/resources/fields';
 import { VersionedCache } from '../data-version';
-import type { Store } from '../store';
+import type { Statements } from '../statements';
 
 /** One bound on created_at: a normalised timestamp, strict (`>`, `<`) or not (`>=`, `<=`). */
 export interface TimeBound {
@@ -133,14 +133,14 @@ const BUCKET_SQL: Record<DayBucket, string> = {
 };
 
 /** Kept rows summed per bucket, by the data version they were read at. */
-const keptRows = new WeakMap<Store, VersionedCache<DayCount[]>>();
+const keptRows = new WeakMap<Statements, VersionedCache<DayCount[]>>();
 
 /**
  * The slice's incidents per day, status and risk band (a day may come in several rows); with a
  * bucket, the kept days come summed per bucket under the bucket's first day (the edge days stay
  * days). `version`: the data version read (kept rows are reused while it holds).
  */
-export function daysOf(store: Store, s: DaySlice, bucket: DayBucket = 'day', version: string | null = store.version()): DayCount[] {
+export function daysOf(store: Statements, s: DaySlice, bucket: DayBucket = 'day', version: string | null = store.version()): DayCount[] {
   const out: DayCount[] = [];
   for (const p of partsOf(s) ?? []) {
     if (!p.kept) {
@@ -163,7 +163,7 @@ export function daysOf(store: Store, s: DaySlice, bucket: DayBucket = 'day', ver
 }
 
 /** The first and last day holding some of the slice's incidents (undefined: none). */
-export function spanOf(store: Store, s: DaySlice): { first?: string; last?: string } {
+export function spanOf(store: Statements, s: DaySlice): { first?: string; last?: string } {
   let first: string | undefined;
   let last: string | undefined;
   const see = (day: string | undefined) => {
@@ -183,7 +183,7 @@ export function spanOf(store: Store, s: DaySlice): { first?: string; last?: stri
 }
 
 /** The number of the slice's incidents. */
-export function countOf(store: Store, s: DaySlice): number {
+export function countOf(store: Statements, s: DaySlice): number {
   let n = 0;
   for (const p of partsOf(s) ?? []) {
     const sql = p.kept ? `SELECT COALESCE(SUM(n), 0) AS n FROM ${p.table} WHERE ${p.where}` : `SELECT COUNT(*) AS n FROM ${T} t WHERE ${p.where}`;
@@ -199,7 +199,7 @@ export type KeptGroupBy = 'status' | KeptColumn;
  * The slice's incidents per status, or per owner or group (the slice's `key` then names that
  * column), largest first (then by value); a value is null for none.
  */
-export function groupsOf(store: Store, s: DaySlice, by: KeptGroupBy): { value: string | null; count: number }[] {
+export function groupsOf(store: Statements, s: DaySlice, by: KeptGroupBy): { value: string | null; count: number }[] {
   if (by !== 'status' && s.key?.column !== by) throw new Error(`a grouping by ${by} needs the slice read from its kept counts`);
   const sums = new Map<string | null, number>();
   for (const p of partsOf(s) ?? []) {

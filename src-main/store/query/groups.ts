@@ -4,14 +4,14 @@
 // sum of kept rows instead of a read of every matching incident.
 import type { ResourceDef } from '../../../src-shared/resources/index';
 import type { SearchFilter } from '../../../src-shared/schemas/search';
-import type { Store } from '../store';
+import type { Statements } from '../statements';
 import { groupsOf, type KeptGroupBy } from './days';
 import { sliceOfFilters } from './plan';
 
 const KEPT_GROUPINGS: readonly string[] = ['status', 'user_id', 'group_id'] satisfies KeptGroupBy[];
 
 /** The groups (largest first, then by value) from the kept counts; undefined when they cannot answer. */
-export function keptGroups(store: Store, r: ResourceDef, field: string, filters: readonly SearchFilter[]): { value: string | null; count: number }[] | undefined {
+export function keptGroups(store: Statements, r: ResourceDef, field: string, filters: readonly SearchFilter[]): { value: string | null; count: number }[] | undefined {
   if (!KEPT_GROUPINGS.includes(field)) return undefined;
   const by = field as KeptGroupBy;
   const slice = sliceOfFilters(r, filters, '', '');

@@ -11,6 +11,7 @@ import { KEPT_DIMENSIONS, type KeptColumn } from '../aggregates';
 import { countSql, idsSql, pageSql, searchParts, type OrderKey, type SqlContext } from '../search';
 import { q } from '../sql';
 import { normalizeTs } from '../../../src-shared/time';
+import type { FtsHits } from '../statements';
 import type { DaySlice } from './days';
 import type { Sql } from './operators';
 
@@ -258,3 +259,14 @@ export function listPlan(r: ResourceDef, o: { fts: FtsSlot[]; where: Sql; order:
   };
 }
 
+/**
+ * The plan's full-text matches materialised: `fill` puts their conditions into the plan's SQL;
+ * `exact` is the number of matches when the condition is that one match alone.
+ */
+export function materialise(hits: FtsHits, plan: Plan): { fill: (sql: string) => string; exact: number | undefined } {
+  const slots = plan.fts.map((s) => hits.materialise(s.table, s.match));
+  return {
+    fill: (sql) => fillSlots(sql, (i) => slots[i]!.sql),
+    exact: plan.fts.length === 1 && !plan.cte && plan.where.sql === '{{fts:0}}' ? slots[0]!.count : undefined,
+  };
+}

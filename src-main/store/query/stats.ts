@@ -8,11 +8,10 @@ import type { StandardQuery } from '../../../src-shared/public/standard-filters'
 import { INCIDENT_STATUSES, RISK_BANDS, riskBandSql } from '../../../src-shared/resources/fields';
 import { normalizeTs } from '../../../src-shared/time';
 import { VersionedCache } from '../data-version';
-import type { Store } from '../store';
+import type { Statements } from '../statements';
 import { KEPT_DIMENSIONS, type KeptColumn } from '../aggregates';
 import { daysOf, spanOf, type DayCount, type DaySlice, type KeyCondition } from './days';
-import { matchKey, type Plan } from './plan';
-import { materialise } from './run';
+import { matchKey, materialise, type Plan } from './plan';
 
 export type StatBucket = 'day' | 'week' | 'month';
 
@@ -66,7 +65,7 @@ export function createdRange(q: StandardQuery): CreatedRange | undefined {
 }
 
 /** The aggregates of a creation-time range from the kept counts (days.ts), bucketed in SQL. */
-function statsOfRange(store: Store, range: CreatedRange, requested: StatBucket | 'auto', version: string | null): IncidentStats {
+function statsOfRange(store: Statements, range: CreatedRange, requested: StatBucket | 'auto', version: string | null): IncidentStats {
   const slice: DaySlice = {
     lower: range.after === undefined ? undefined : { ts: range.after, strict: true },
     upper: range.before === undefined ? undefined : { ts: range.before, strict: true },
@@ -83,7 +82,7 @@ function statsOfRange(store: Store, range: CreatedRange, requested: StatBucket |
   return summarise(daysOf(store, slice, bucket, version), bucket);
 }
 
-function daysOfMatches(store: Store, plan: Plan): DayCount[] {
+function daysOfMatches(store: Statements, plan: Plan): DayCount[] {
   return store.withHits((hits) => {
     const { fill } = materialise(hits, plan);
     return store.all<DayCount>(fill(`${plan.cte}${DAY_ROWS} WHERE ${plan.where.sql} GROUP BY 1, 2, 3`), plan.where.params);
@@ -158,7 +157,7 @@ function summarise(days: DayCount[], bucket: StatBucket): IncidentStats {
   };
 }
 
-const kept = new WeakMap<Store, VersionedCache<IncidentStats>>();
+const kept = new WeakMap<Statements, VersionedCache<IncidentStats>>();
 
 /**
  * The aggregates of a plan over incidents (its condition only: order and page are ignored);
@@ -166,7 +165,7 @@ const kept = new WeakMap<Store, VersionedCache<IncidentStats>>();
  * data version read (before a read transaction began).
  */
 export function incidentStats(
-  store: Store,
+  store: Statements,
   plan: Plan,
   requested: StatBucket | 'auto',
   range: CreatedRange | undefined,

@@ -5,8 +5,8 @@ import { ApiError } from '../../../src-shared/errors';
 import { getResource } from '../../../src-shared/resources/index';
 import type { SearchFilter } from '../../../src-shared/schemas/search';
 import type { Plan } from '../query/plan';
-import { runPlan } from '../query/run';
-import { incidentStats, type CreatedRange, type StatBucket } from '../query/stats';
+import { Runner } from '../query/runner';
+import type { CreatedRange, StatBucket } from '../query/stats';
 import type { Store } from '../store';
 
 export type ReadTask =
@@ -27,9 +27,10 @@ export type ReadTask =
  * reads when the caller opened a read transaction around it (see reader.ts); default: now.
  */
 export function executeRead(store: Store, task: ReadTask, version: string | null = store.version()): string {
-  if (task.kind === 'stats') return JSON.stringify(incidentStats(store, task.plan, task.bucket, task.range, version));
-  if (task.kind === 'group') return JSON.stringify(store.group(getResource(task.resource), task.field, task.filters));
-  const { items, total } = runPlan(store, task.plan, { version });
+  const runner = new Runner(store);
+  if (task.kind === 'stats') return JSON.stringify(runner.stats(task.plan, task.bucket, task.range, version));
+  if (task.kind === 'group') return JSON.stringify(runner.group(getResource(task.resource), task.field, task.filters));
+  const { items, total } = runner.page(task.plan, { version });
   if (task.shape === 'items') return JSON.stringify({ items, total });
   const link = task.link;
   return JSON.stringify({ objects: link ? items.map((o) => ({ ...o, front_link: `${link.prefix}${String(o.id)}${link.suffix}` })) : items, total });

@@ -36,7 +36,7 @@ import { ftsTable, searchableFields } from '../ddl';
 import { RemoteVersions } from '../origin';
 import { isTracked, OutboxBatch } from '../outbox';
 import { placeholders, q } from '../sql';
-import type { Store } from '../store';
+import type { Statements } from '../statements';
 import { columnPlanOf, type ColumnsPlan } from './checks';
 import { parseConstraint } from './constraints';
 import { manyToManySql } from './links';
@@ -165,7 +165,7 @@ export class BulkWrite {
   private versions: RemoteVersions | null = null;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Statements,
     private readonly opts: BulkOptions,
     /** The database was made for this batch: pages go straight to the file, WAL again at close. */
     private readonly created: boolean,

@@ -530,6 +530,8 @@ export const en = {
     lastPush: 'Last push: pushed {{pushed}}, conflicts {{conflicts}}, failed {{failed}}.',
     lastPull: 'Last pull: records received {{received}}, new conflicts {{conflicts}}.',
     lastStopped: '{{kind}} stopped: {{error}}. Nothing is lost; try again.',
+    unlinked_one: '{{n}} record went to the platform without the status change it names: the platform made no row of its own for that change. Its text went as written.',
+    unlinked_other: '{{n}} records went to the platform without the status change they name: the platform made no row of its own for those changes. Their text went as written.',
     filter: 'Show',
     state: { all: 'All', pending: 'Waiting', sending: 'Sent, unconfirmed', conflict: 'Conflict', failed: 'Failed' },
     col: { record: 'Record', field: 'Field', change: 'Before → after', state: 'State', when: 'Changed', actions: 'Actions' },

@@ -45,6 +45,13 @@ const RU_EXACT: Readonly<Record<string, string>> = {
   'empty field name': 'пустое имя поля',
   'resource should not be empty': 'ресурс не указан',
   'Invalid input': 'недопустимое значение',
+  // Why a push sent a record without the status change it names (its notes).
+  'the platform made no row for that change': 'платформа не создала записи для этой смены статуса',
+  'the platform already had that status: it made no row for it': 'на платформе уже был этот статус: записи о смене она не создала',
+  'the change it names was changed again before the push; the platform has only the last one':
+    'эту смену статуса изменили ещё раз до отправки; на платформе есть только последняя',
+  'no new row of the platform was found for that change': 'новой записи платформы для этой смены статуса не найдено',
+  'waits for the change it names to be pushed': 'ждёт отправки изменения, на которое ссылается',
 };
 
 const RU_RULES: readonly Rule[] = [
@@ -85,6 +92,8 @@ const RU_RULES: readonly Rule[] = [
   [/^the query matches (\d+) incidents now, not (\d+): nothing was changed$/, (m) => `запросу теперь соответствует инцидентов: ${m[1]}, а не ${m[2]}; ничего не изменено`],
   [/^cancelled: nothing was changed$/, () => 'прервано: ничего не изменено'],
   [/^incident (\S+) could not be written \(code (\d+)\): nothing was changed$/, (m) => `инцидент ${m[1]} не удалось записать (код ${m[2]}): ничего не изменено`],
+  [/^(\S+ \S+): sent without (\S+) \((.+)\)$/, (m) => `${m[1]}: отправлено без ${m[2]} (${ru(m[3]!) ?? m[3]})`],
+  [/^(\S+ \S+): waits for the (\S+) change of (\S+) (\S+) to be pushed$/, (m) => `${m[1]}: ждёт отправки изменения ${m[2]} у ${m[3]} ${m[4]}`],
 ];
 
 function ru(text: string, depth = 0): string | null {

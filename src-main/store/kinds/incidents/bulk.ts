@@ -27,7 +27,7 @@ import { ftsTable, searchableFields } from '../../ddl';
 import { q } from '../../sql';
 import type { WriteContext } from '../../hooks';
 import { compileSearchPlan } from '../../query/plan';
-import { runPlan } from '../../query/run';
+import { Runner } from '../../query/runner';
 import { Store } from '../../store';
 import { changeStatus } from './status';
 
@@ -134,7 +134,7 @@ export class IncidentBulk {
     try {
       store.db.exec('BEGIN IMMEDIATE');
       try {
-        const { items } = runPlan(store, { ...plan, limit: -1, offset: 0 });
+        const { items } = new Runner(store).page({ ...plan, limit: -1, offset: 0 });
         return new IncidentBulk(
           store,
           own,

@@ -8,6 +8,7 @@ import { Dialog } from '../../components/Dialog';
 import { cancelRun, discardEntries, dryRun, startPull, startPush, syncEntries, syncStatus } from '../../api/sync';
 import { useI18n } from '../../i18n';
 import { formatDateTime, formatNumber } from '../../i18n/format';
+import { serverText } from '../../i18n/serverText';
 import { useInstances } from '../../state/instances';
 import { checkAuth, useSession } from '../../state/session';
 import { useSync, watchSync } from '../../state/sync';
@@ -193,6 +194,18 @@ export function ChangesView() {
         <p className={`changes-last${last?.error ? ' is-error' : ''}`} role="status" data-testid="sync-last">
           {lastText}
         </p>
+      )}
+      {!running && last?.push && last.push.unlinked > 0 && (
+        <div className="changes-unlinked" role="note" data-testid="sync-unlinked">
+          <p>{t('sync.unlinked', { count: last.push.unlinked, n: formatNumber(lang, last.push.unlinked) })}</p>
+          {last.push.notes.length > 0 && (
+            <ul>
+              {last.push.notes.map((note) => (
+                <li key={note}>{serverText(lang, note)}</li>
+              ))}
+            </ul>
+          )}
+        </div>
       )}
       {error && (
         <p className="error" role="alert">

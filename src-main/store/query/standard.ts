@@ -1,12 +1,12 @@
 // Standard filters of the public API compiled to SQL with the search compiler's pieces:
 // fields (and nested `entity.field`) are checked against the registry; values are bound.
-import { badRequest } from '../../src-shared/errors';
-import { fieldOf, getResource, type ResourceDef } from '../../src-shared/resources/index';
-import { enumValueMessage, valueOutsideEnum, type StandardFilter, type StandardQuery } from '../../src-shared/public/standard-filters';
-import { listPlan, SlotContext, type Plan } from '../store/query/plan';
-import { and, coerceValue, columnExpr, filterSql, orderKeys, SUBQUERY_CONTEXT, virtualSearchSql, type Sql, type SqlContext } from '../store/search';
-import { PUBLIC_OPERATORS } from '../store/query/operators';
-import { q } from '../store/sql';
+import { badRequest } from '../../../src-shared/errors';
+import { fieldOf, getResource, type ResourceDef } from '../../../src-shared/resources/index';
+import { enumValueMessage, valueOutsideEnum, type StandardFilter, type StandardQuery } from '../../../src-shared/public/standard-filters';
+import { listPlan, SlotContext, type Plan } from './plan';
+import { and, coerceValue, columnExpr, filterSql, orderKeys, SUBQUERY_CONTEXT, virtualSearchSql, type Sql, type SqlContext } from '../search';
+import { PUBLIC_OPERATORS } from './operators';
+import { q } from '../sql';
 
 function leafSql(r: ResourceDef, field: string, f: StandardFilter, ctx: SqlContext): Sql {
   const info = fieldOf(r, field);

@@ -1,0 +1,146 @@
+// The query runner: every read of a compiled plan goes through it. A page (the plan's full-text
+// matches materialised, the page's row ids read in order and then their rows, the total proven
+// by the page, reused while the data has not changed, read from the kept per-day counts when the
+// plan is a tally of them, or counted; records decoded, relations attached), the count of the
+// matches, a resource's whole count, a v2 search, the incident statistics and the group operation.
+import { badRequest, ERR } from '../../../src-shared/errors';
+import { fieldOf, type FieldInfo, type ResourceDef } from '../../../src-shared/resources/index';
+import type { SearchFilter, SearchRequest } from '../../../src-shared/schemas/search';
+import { decodeRow } from '../codec';
+import { and, columnExpr, orderSqlOf, selectByRids, whereClause, whereSql } from '../search';
+import { q } from '../sql';
+import { Anchors, fromAnchor, keyColumns, keysetUsable } from './keyset';
+import type { Rec } from '../api';
+import { attachRelations } from '../relations';
+import type { Statements } from '../statements';
+import { countOf } from './days';
+import { keptGroups } from './groups';
+import { compileSearchPlan, countSqlOf, idsSqlOf, materialise, matchKey, planResource, type Plan } from './plan';
+import { incidentStats, type CreatedRange, type IncidentStats, type StatBucket } from './stats';
+
+export interface PlanResult {
+  items: Rec[];
+  total: number;
+}
+
+export interface RunOptions {
+  /** A total already known for this plan's matches on the current data (skips the count). */
+  total?: number;
+  /** The data version the run reads (read before a read transaction began); default: now. */
+  version?: string | null;
+}
+
+/** The total without a COUNT when the page proves it: a short page, or nothing on the first. */
+export function provenTotal(plan: Plan, got: number): number | undefined {
+  if (got > 0 && (plan.limit < 0 || got < plan.limit)) return plan.offset + got;
+  if (got === 0 && plan.offset === 0 && plan.limit !== 0) return 0;
+  return undefined;
+}
+
+export class Runner {
+  constructor(readonly store: Statements) {}
+
+  /** A page of the plan's matches with their total (the plan's resource resolved once for the run). */
+  page(plan: Plan, opts: RunOptions = {}): PlanResult {
+    const store = this.store;
+    const r = planResource(plan.resource);
+    const version = opts.version === undefined ? store.version() : opts.version;
+    return store.withHits((hits) => {
+      const { fill, exact } = materialise(hits, plan);
+      const fields = plan.fields.map((n) => fieldOf(r, n)!);
+      const hidden = plan.hidden.map((n): FieldInfo => fieldOf(r, n)!);
+      const rows = store.rowsByRids(selectByRids(r, [...fields, ...hidden]), this.pageIds(plan, r, version, fill));
+      let total = exact ?? provenTotal(plan, rows.length) ?? opts.total;
+      if (total === undefined) {
+        const key = matchKey(plan);
+        total = store.totals.get(key, version);
+        if (total === undefined) {
+          total = plan.tally ? countOf(store, plan.tally) : this.countMatches(plan, r, fill);
+          store.totals.set(key, version, total);
+        }
+      }
+      const items = rows.map((row) => decodeRow(row, fields));
+      attachRelations(store, r, rows, items, plan.load, plan.idRels, plan.relatedComputed);
+      return { items, total };
+    });
+  }
+
+  /** The number of a plan's matches: reused while the data has not changed, else counted. */
+  count(plan: Plan): number {
+    const store = this.store;
+    const version = store.version();
+    const key = matchKey(plan);
+    const known = store.totals.get(key, version);
+    if (known !== undefined) return known;
+    return store.withHits((hits) => {
+      const { fill, exact } = materialise(hits, plan);
+      const total = exact ?? (plan.tally ? countOf(store, plan.tally) : this.countMatches(plan, planResource(plan.resource), fill));
+      store.totals.set(key, version, total);
+      return total;
+    });
+  }
+
+  /** Every record of a resource (no filter). */
+  countAll(r: ResourceDef): number {
+    return this.store.get1<{ n: number }>(`SELECT COUNT(*) AS n FROM ${q(r.table)}`)?.n ?? 0;
+  }
+
+  /** The incident statistics of a plan's matches (per-day kept counts where they answer). */
+  stats(plan: Plan, bucket: StatBucket | 'auto', range: CreatedRange | undefined, version: string | null = this.store.version()): IncidentStats {
+    return incidentStats(this.store, plan, bucket, range, version);
+  }
+
+  /** A v2 search request answered as `{items, total}`. */
+  search(r: ResourceDef, req: SearchRequest): PlanResult {
+    return this.page(compileSearchPlan(r, req));
+  }
+
+  /** The group operation: each value of a field with its count, most frequent first (kept counts where they answer). */
+  group(r: ResourceDef, groupField: string | undefined, filters: readonly SearchFilter[] = []): { items: { value: unknown; count: number }[] } {
+    if (!groupField) throw badRequest(ERR.groupFieldEmpty);
+    const f = fieldOf(r, groupField);
+    if (!f || f.kind === 'json' || f.def?.secret) throw badRequest(ERR.invalidField);
+    const where = whereSql(r, filters);
+    const kept = f.source === 'stored' ? keptGroups(this.store, r, f.name, filters) : undefined;
+    if (kept) return { items: kept.map((row) => ({ value: decodeRow({ [f.name]: row.value }, [f])[f.name], count: row.count })) };
+    const rows = this.store.all<{ value: unknown; count: number }>(
+      `SELECT ${columnExpr(r, f)} AS value, COUNT(*) AS count FROM ${q(r.table)} t ${whereClause(where)} GROUP BY 1 ORDER BY count DESC, value ASC`,
+      where.params,
+    );
+    return { items: rows.map((row) => ({ value: decodeRow({ [f.name]: row.value }, [f])[f.name], count: row.count })) };
+  }
+
+  /**
+   * The page's row ids in order. Where the order allows keyset paging, the sort keys come along,
+   * the page starts from the nearest row noted at or before its offset, and its first and last
+   * rows are noted for the pages after it (keyset.ts).
+   */
+  private pageIds(plan: Plan, r: ResourceDef, version: string | null, fill: (sql: string) => string): { _rid: number }[] {
+    const store = this.store;
+    if (!keysetUsable(plan)) {
+      const ids = idsSqlOf(r, plan);
+      return store.all<{ _rid: number }>(fill(ids.sql), ids.params);
+    }
+    const key = `${matchKey(plan)}|${orderSqlOf(plan.order)}`;
+    const anchors = store.anchors.get(key, version) ?? new Anchors();
+    const anchor = plan.offset > 0 ? anchors.nearest(plan.offset) : undefined;
+    const where = anchor ? and([plan.where, fromAnchor(plan.order, anchor.key)]) : plan.where;
+    const rows = store.all<{ _rid: number } & Record<string, unknown>>(
+      fill(`SELECT t._rid AS _rid, ${keyColumns(plan.order)} FROM ${q(r.table)} t ${whereClause(where)} ORDER BY ${orderSqlOf(plan.order)} LIMIT ? OFFSET ?`),
+      [...where.params, plan.limit, plan.offset - (anchor?.pos ?? 0)],
+    );
+    if (rows.length) {
+      const keyOf = (row: Record<string, unknown>) => plan.order.map((_k, i) => row[`k${i}`]);
+      anchors.note(plan.offset, keyOf(rows[0]!));
+      anchors.note(plan.offset + rows.length - 1, keyOf(rows[rows.length - 1]!));
+      store.anchors.set(key, version, anchors);
+    }
+    return rows;
+  }
+
+  /** COUNT(*) of the plan's matches. */
+  private countMatches(plan: Plan, r: ResourceDef, fill: (sql: string) => string): number {
+    const count = countSqlOf(r, plan);
+    return this.store.get1<{ n: number }>(fill(count.sql), count.params)?.n ?? 0;
+  }
+}
