@@ -52,9 +52,13 @@ test('a waiting change can be undone; a conflict and a refusal stay listed with 
   await expect(loadedRows(page).nth(2).getByTestId('queued-mark')).toHaveCount(0);
   // Its notice ("… waits for its instance") goes with it.
   await expect(page.getByTestId('change-result')).toHaveCount(0);
-  const triesBefore = tries;
 
-  // Meanwhile, someone else changes the first incident and deletes the second.
+  // The queue tries again by itself, at most once in RETRY_AFTER_MS (3 s): right after a try,
+  // someone else changes the first incident and deletes the second, and the instance answers
+  // writes again, all before the next try reads the incidents.
+  const seen = tries;
+  await expect.poll(() => tries, { timeout: 20_000 }).toBeGreaterThan(seen);
+  const triesBefore = tries;
   const other = await api<{ results: { error_code: number }[] }>(served, 'POST', '/cruddy/v2/service_asset_findings/mass_update', { ids: [a.id], field: 'risklevel', value: 1.1 });
   expect(other.results[0]!.error_code).toBe(0);
   const del = await fetch(`${served.main}/cruddy/v2/service_asset_findings/${b.id}`, { method: 'DELETE', headers: { PgrApiKey: served.apiKey } });

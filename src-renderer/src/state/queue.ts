@@ -196,12 +196,26 @@ export function onQueueSent(l: () => void): void {
   sentListener = l;
 }
 
+/**
+ * After a try that got no answer, a waiting change is tried again by itself only this much later:
+ * an instance that answers reads but not writes (a proxy refusing them, a write lock) would
+ * otherwise be asked twice a second, each try reading the incidents again.
+ */
+export const RETRY_AFTER_MS = 3_000;
+let dueOf: (e: QueueEntry) => boolean = () => true;
+
 export const useQueue = create<QueueState>((set, get) => {
   /** Replaces one entry by the ones it became (none when it was sent), and stores the instance's list. */
   function settle(id: string, instance: string, next: QueueEntry[]): void {
     const entries = get().entries.flatMap((e) => (e.id === id ? next : [e]));
     set({ entries: persist(entries, instance) });
   }
+
+  /** When each waiting change was last tried without an answer (this page's tries). */
+  const lastTry = new Map<string, number>();
+  /** Whether a waiting change may be tried again by itself (a try the user asks for always may). */
+  const due = (e: QueueEntry): boolean => Date.now() - Math.max(lastTry.get(e.id) ?? 0, e.triedAt ?? 0) >= RETRY_AFTER_MS;
+  dueOf = due;
 
   async function sendEntry(entry: QueueEntry): Promise<Sent> {
     const tag = { id: entry.instance, name: entry.instanceName };
@@ -268,6 +282,9 @@ export const useQueue = create<QueueState>((set, get) => {
       void get().flush(e.instance);
     },
     async flush(instance) {
+      // Asked for one instance (Send now, Retry): every waiting change of it; by itself (the
+      // instance answers again, the timer): the ones not tried in the last RETRY_AFTER_MS.
+      const auto = instance === undefined;
       const instances = instance ? [instance] : [...new Set(get().entries.filter((e) => e.state === 'waiting').map((e) => e.instance))];
       for (const inst of instances) {
         if (!useSession.getState().api || !answering(inst)) continue;
@@ -281,7 +298,7 @@ export const useQueue = create<QueueState>((set, get) => {
           let failed = 0;
           let changes = 0;
           for (;;) {
-            const entry = get().entries.find((e) => e.instance === inst && e.state === 'waiting');
+            const entry = get().entries.find((e) => e.instance === inst && e.state === 'waiting' && (!auto || due(e)));
             if (!entry || !answering(inst)) break;
             set({ sending: entry.id });
             try {
@@ -289,10 +306,16 @@ export const useQueue = create<QueueState>((set, get) => {
               sent += r.sent;
               failed += r.failed;
               changes++;
-              if (r.stopped) break;
+              if (r.stopped) {
+                lastTry.set(entry.id, Date.now());
+                break;
+              }
             } catch (e) {
               // Not answered: it stays waiting for the next try. Refused: listed with the reason.
-              if (isAbort(e) || (e instanceof ApiFailure && e.unreachable)) break;
+              if (isAbort(e) || (e instanceof ApiFailure && e.unreachable)) {
+                lastTry.set(entry.id, Date.now());
+                break;
+              }
               checkAuth(e);
               if (e instanceof ApiFailure && e.status === 401) break;
               const reason = failureText(e);
@@ -318,7 +341,7 @@ export const useQueue = create<QueueState>((set, get) => {
 /** The waiting changes of every instance are sent as soon as it answers (and tried every few seconds). */
 export function startQueue(): () => void {
   const kick = () => {
-    if (useQueue.getState().entries.some((e) => e.state === 'waiting' && answering(e.instance)) && !useQueue.getState().sending) void useQueue.getState().flush();
+    if (useQueue.getState().entries.some((e) => e.state === 'waiting' && answering(e.instance) && dueOf(e)) && !useQueue.getState().sending) void useQueue.getState().flush();
   };
   const offs = [useConnection.subscribe(kick), useInstances.subscribe((s, prev) => s.health !== prev.health && kick())];
   const timer = setInterval(kick, 4_000);
