@@ -90,3 +90,13 @@ function contractOf(server: RunningServer): Promise<ContractCheck> {
 export function search(over: Record<string, unknown> = {}) {
   return { ...emptySearch(50, 0), ...over };
 }
+
+/**
+ * A snapshot of `origin` taken by `local` into `dbFile` and added as the local instance `name`
+ * (waited for); answers that instance. Throws with the answer when it is not 200.
+ */
+export async function takeSnapshot(local: TestServer, origin: TestServer, o: { name: string; dbFile: string; perPage: number }): Promise<any> {
+  const res = await local.call('POST', '/console/v1/snapshot?wait=1', { url: origin.main, api_key: TEST_KEY, name: o.name, db_file: o.dbFile, per_page: o.perPage });
+  if (res.status !== 200) throw new Error(`the snapshot answered ${res.status}: ${res.text}`);
+  return res.body.instance;
+}

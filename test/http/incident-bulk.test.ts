@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, RadarApiError } from '../../src-shared/client/index';
-import { search, startTestServer, TEST_KEY, type TestServer } from '../helpers/server';
+import { search, startTestServer, TEST_KEY, takeSnapshot, type TestServer } from '../helpers/server';
 
 let s: TestServer;
 const URL_ = '/console/v1/incidents/bulk';
@@ -210,9 +210,7 @@ describe('on a snapshot', () => {
     origin = await startTestServer();
     await addIncidents(origin, N, 'Снимок');
     local = await startTestServer();
-    const res = await local.call('POST', '/console/v1/snapshot?wait=1', { url: origin.main, api_key: TEST_KEY, name: NAME, db_file: 'bulk.sqlite', per_page: 500 });
-    expect(res.status, res.text).toBe(200);
-    snap = res.body.instance;
+    snap = await takeSnapshot(local, origin, { name: NAME, dbFile: 'bulk.sqlite', perPage: 500 });
   }, 120_000);
   afterAll(async () => {
     await local?.stop();

@@ -4,7 +4,7 @@
 // no row for the change, the message is sent unlinked with its text and the push says so.
 // Over real sockets: the origin is a demo server, the copy a snapshot on a second server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { search, startTestServer, TEST_KEY, type TestServer } from '../helpers/server';
+import { search, startTestServer, takeSnapshot, type TestServer } from '../helpers/server';
 
 let origin: TestServer;
 let local: TestServer;
@@ -48,9 +48,7 @@ const pullNow = async () => {
 beforeAll(async () => {
   origin = await startTestServer({ seed: 'demo' });
   local = await startTestServer();
-  const res = await local.call('POST', '/console/v1/snapshot?wait=1', { url: origin.main, api_key: TEST_KEY, name: NAME, db_file: 'reasons.sqlite', per_page: 200 });
-  expect(res.status, res.text).toBe(200);
-  snap = res.body.instance;
+  snap = await takeSnapshot(local, origin, { name: NAME, dbFile: 'reasons.sqlite', perPage: 200 });
 }, 120_000);
 
 afterAll(async () => {

@@ -5,7 +5,7 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, search, TEST_KEY, type TestServer } from '../helpers/server';
+import { startTestServer, search, TEST_KEY, takeSnapshot, type TestServer } from '../helpers/server';
 
 let origin: TestServer;
 let local: TestServer;
@@ -46,9 +46,7 @@ const comparable = (rec: Record<string, unknown>) => {
 beforeAll(async () => {
   origin = await startTestServer({ seed: 'demo' });
   local = await startTestServer();
-  const res = await local.call('POST', '/console/v1/snapshot?wait=1', { url: origin.main, api_key: TEST_KEY, name: NAME, db_file: 'snap.sqlite', per_page: 200 });
-  expect(res.status, res.text).toBe(200);
-  snap = res.body.instance;
+  snap = await takeSnapshot(local, origin, { name: NAME, dbFile: 'snap.sqlite', perPage: 200 });
   file = path.join(local.dir, 'snap.sqlite');
 }, 120_000);
 
