@@ -130,10 +130,14 @@ export const useTriage = create<TriageState>((set, get) => ({
 
   setQuery(update, opts) {
     const r = currentRoute();
-    const next = update(currentQuery());
+    const prev = currentQuery();
+    const next = update(prev);
     const params = queryString(next);
     const base = r.view === 'incidents' ? r : { view: 'incidents' as const };
     navigate({ ...base, params: params || undefined }, r.view === 'incidents' && !opts?.push);
+    // The same incidents in the same order (columns chosen, the address written again): the
+    // cursor, the selection of every matching incident and the marks stay.
+    if (r.view === 'incidents' && queryKey(next) === queryKey(prev) && next.groupBy === prev.groupBy) return;
     set({ asOf: Date.now(), focus: {}, fresh: {}, hold: {}, marks: {}, scope: {} });
   },
   refresh() {
