@@ -14,9 +14,8 @@
 //   fields (status, acknowledged_at, reopened_at, c_reopened_count, ...) agree with that history.
 // - Occurrences are sightings of incidents: the first at the incident's creation, the rest spread
 //   until it was closed (or until now); each points at the status change in force at the time.
-import { getResource, RESOURCES, type ResourceDef } from '../../src-shared/resources/index';
+import { getResource, type OCCURRENCE_EVENT_TYPES, RESOURCES, type ResourceDef } from '../../src-shared/resources/index';
 import { FINAL_STATUSES, OPEN_STATUSES, type IncidentStatus } from '../../src-shared/resources/fields';
-import type { OCCURRENCE_EVENT_TYPES } from '../../src-shared/resources/occurrences';
 import type { WriteBody } from '../../src-shared/schemas/resource';
 import { LOCAL_USER_ID, shortNameOf } from '../../src-shared/schemas/people';
 import { microsToTs } from '../../src-shared/time';

@@ -1,5 +1,6 @@
 import { f, rel } from './fields';
 import type { ResourceDef } from './types';
+import { K } from './kinds';
 
 export const AGENT_STATUSES = ['online', 'offline', 'error'] as const;
 
@@ -8,8 +9,8 @@ export const AGENT_STATUSES = ['online', 'offline', 'error'] as const;
  * (pending becomes `config`, `config_version` + 1, `applied_at` now).
  */
 export const agents: ResourceDef = {
-  name: 'agents',
-  table: 'agents',
+  name: K.agents,
+  table: K.agents,
   title: { en: 'Collection agents', ru: 'Агенты сбора' },
   label: 'name',
   fields: {
@@ -26,6 +27,6 @@ export const agents: ResourceDef = {
     applied_at: f.ts({ readOnly: true }),
   },
   relations: {
-    input_sources: rel.manyToMany('input_sources', 'input_source_agents', 'agent_id', 'input_source_id'),
+    [K.inputSources]: rel.manyToMany(K.inputSources, 'input_source_agents', 'agent_id', 'input_source_id'),
   },
 };

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { f, rel } from './fields';
 import type { ResourceDef } from './types';
+import { K } from './kinds';
 
 /** Finding types: what an incident is an instance of (spec: Finding type). */
 export const findings: ResourceDef = {
-  name: 'findings',
-  table: 'findings',
+  name: K.findings,
+  table: K.findings,
   title: { en: 'Finding types', ru: 'Типы инцидентов' },
   label: 'title',
   fields: {
@@ -36,9 +37,9 @@ export const findings: ResourceDef = {
     itsm_last_synced_at: f.ts(),
   },
   relations: {
-    service_asset_findings: rel.hasMany('service_asset_findings', 'finding_id'),
-    engine_go_rules: rel.hasMany('engine_go_rules', 'finding_id'),
-    messages: rel.hasMany('messages', 'finding_id'),
+    [K.incidents]: rel.hasMany(K.incidents, 'finding_id'),
+    [K.engineGoRules]: rel.hasMany(K.engineGoRules, 'finding_id'),
+    [K.messages]: rel.hasMany(K.messages, 'finding_id'),
   },
   indexes: [['type', 'title']],
 };

@@ -1,8 +1,7 @@
 // Bodies of the spec's named endpoints, with the spec's own error texts.
 import { z } from 'zod';
 import { ERR } from '../errors';
-import { getResource } from '../resources/index';
-import { OCCURRENCE_EVENT_TYPES } from '../resources/occurrences';
+import { getResource, OCCURRENCE_EVENT_TYPES } from '../resources/index';
 import { isValidTsQuery } from '../tsquery';
 import { timestampSchema, UUID_RE, uuidSchema } from './common';
 import { fieldInputSchema, requiredMsg, writeShape, type WriteBody } from './resource';
