@@ -9,10 +9,11 @@ export const AGENT_STATUSES = ['online', 'offline', 'error'] as const;
  * (pending becomes `config`, `config_version` + 1, `applied_at` now).
  */
 export const agents: ResourceDef = {
-  name: K.agents,
-  table: K.agents,
+  name: K.agent,
+  table: K.agent,
   title: { en: 'Collection agents', ru: 'Агенты сбора' },
   label: 'name',
+  apis: ['cm'],
   fields: {
     name: f.str({ required: true, notNull: true }),
     hostname: f.str(),
@@ -27,6 +28,6 @@ export const agents: ResourceDef = {
     applied_at: f.ts({ readOnly: true }),
   },
   relations: {
-    [K.inputSources]: rel.manyToMany(K.inputSources, 'input_source_agents', 'agent_id', 'input_source_id'),
+    [K.inputSource]: rel.manyToMany(K.inputSource, 'input_source_agents', 'agent_id', 'input_source_id'),
   },
 };

@@ -5,13 +5,13 @@ import { K } from './kinds';
 
 /** Values of custom fields on incidents (spec: Custom field value). */
 export const customFieldValues: ResourceDef = {
-  name: K.customFieldValues,
-  table: K.customFieldValues,
+  name: K.customFieldValue,
+  table: K.customFieldValue,
   title: { en: 'Custom field values', ru: 'Значения пользовательских полей' },
   label: 'string_value',
   fields: {
-    custom_field_id: f.ref(K.customFields, 'restrict', { required: true, notNull: true }),
-    service_asset_finding_id: f.ref(K.incidents, 'cascade', { required: true, notNull: true }),
+    custom_field_id: f.ref(K.customField, 'restrict', { required: true, notNull: true }),
+    service_asset_finding_id: f.ref(K.incident, 'cascade', { required: true, notNull: true }),
     string_value: f.str(),
     integer_value: f.int(),
     float_value: f.num(),
@@ -23,8 +23,8 @@ export const customFieldValues: ResourceDef = {
     boolean_value: f.bool(),
   },
   relations: {
-    custom_field: rel.belongsTo(K.customFields, 'custom_field_id'),
-    service_asset_finding: rel.belongsTo(K.incidents, 'service_asset_finding_id'),
+    custom_field: rel.belongsTo(K.customField, 'custom_field_id'),
+    service_asset_finding: rel.belongsTo(K.incident, 'service_asset_finding_id'),
   },
   indexes: [['service_asset_finding_id', 'custom_field_id']],
 };

@@ -6,8 +6,8 @@ export const CUSTOM_FIELD_TYPES = ['string', 'integer', 'float', 'date', 'json',
 
 /** Custom incident fields defined by the platform's users. */
 export const customFields: ResourceDef = {
-  name: K.customFields,
-  table: K.customFields,
+  name: K.customField,
+  table: K.customField,
   title: { en: 'Custom fields', ru: 'Пользовательские поля' },
   label: 'title',
   fields: {
@@ -17,6 +17,6 @@ export const customFields: ResourceDef = {
     order_direction: f.int({ default: 0 }),
   },
   relations: {
-    [K.customFieldValues]: rel.hasMany(K.customFieldValues, 'custom_field_id'),
+    [K.customFieldValue]: rel.hasMany(K.customFieldValue, 'custom_field_id'),
   },
 };

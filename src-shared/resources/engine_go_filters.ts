@@ -6,8 +6,8 @@ import { K } from './kinds';
 
 /** Rule filters: reusable condition lists. */
 export const engineGoFilters: ResourceDef = {
-  name: K.engineGoFilters,
-  table: K.engineGoFilters,
+  name: K.engineGoFilter,
+  table: K.engineGoFilter,
   title: { en: 'Rule filters', ru: 'Фильтры правил' },
   label: 'name',
   fields: {
@@ -16,6 +16,6 @@ export const engineGoFilters: ResourceDef = {
     stats: f.obj({ schema: filterStatsSchema }),
   },
   relations: {
-    [K.engineGoRules]: rel.manyToMany(K.engineGoRules, 'engine_go_rule_filters', 'engine_go_filter_id', 'engine_go_rule_id'),
+    [K.engineGoRule]: rel.manyToMany(K.engineGoRule, 'engine_go_rule_filters', 'engine_go_filter_id', 'engine_go_rule_id'),
   },
 };

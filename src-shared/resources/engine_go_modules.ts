@@ -4,8 +4,8 @@ import { K } from './kinds';
 
 /** Rule modules: shared Lua code. */
 export const engineGoModules: ResourceDef = {
-  name: K.engineGoModules,
-  table: K.engineGoModules,
+  name: K.engineGoModule,
+  table: K.engineGoModule,
   title: { en: 'Rule modules', ru: 'Модули правил' },
   label: 'name',
   fields: {
@@ -14,6 +14,6 @@ export const engineGoModules: ResourceDef = {
     is_system: f.bool({ default: false }),
   },
   relations: {
-    [K.engineGoRules]: rel.manyToMany(K.engineGoRules, 'engine_go_rule_modules', 'engine_go_module_id', 'engine_go_rule_id'),
+    [K.engineGoRule]: rel.manyToMany(K.engineGoRule, 'engine_go_rule_modules', 'engine_go_module_id', 'engine_go_rule_id'),
   },
 };

@@ -5,8 +5,8 @@ import { K } from './kinds';
 
 /** Finding types: what an incident is an instance of (spec: Finding type). */
 export const findings: ResourceDef = {
-  name: K.findings,
-  table: K.findings,
+  name: K.finding,
+  table: K.finding,
   title: { en: 'Finding types', ru: 'Типы инцидентов' },
   label: 'title',
   fields: {
@@ -37,9 +37,9 @@ export const findings: ResourceDef = {
     itsm_last_synced_at: f.ts(),
   },
   relations: {
-    [K.incidents]: rel.hasMany(K.incidents, 'finding_id'),
-    [K.engineGoRules]: rel.hasMany(K.engineGoRules, 'finding_id'),
-    [K.messages]: rel.hasMany(K.messages, 'finding_id'),
+    [K.incident]: rel.hasMany(K.incident, 'finding_id'),
+    [K.engineGoRule]: rel.hasMany(K.engineGoRule, 'finding_id'),
+    [K.message]: rel.hasMany(K.message, 'finding_id'),
   },
   indexes: [['type', 'title']],
 };

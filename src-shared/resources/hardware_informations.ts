@@ -4,8 +4,8 @@ import { K } from './kinds';
 
 /** Hardware found on assets. */
 export const hardwareInformations: ResourceDef = {
-  name: K.hardwareInformations,
-  table: K.hardwareInformations,
+  name: K.hardwareInformation,
+  table: K.hardwareInformation,
   title: { en: 'Hardware', ru: 'Оборудование' },
   label: 'name',
   fields: {
@@ -15,9 +15,9 @@ export const hardwareInformations: ResourceDef = {
     serial_number: f.str(),
     additional_info: f.str(),
     is_old: f.bool({ default: false }),
-    service_asset_id: f.ref(K.serviceAssets),
+    service_asset_id: f.ref(K.serviceAsset),
   },
   relations: {
-    service_asset: rel.belongsTo(K.serviceAssets, 'service_asset_id'),
+    service_asset: rel.belongsTo(K.serviceAsset, 'service_asset_id'),
   },
 };

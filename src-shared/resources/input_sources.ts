@@ -5,8 +5,8 @@ import { K } from './kinds';
 
 /** Log input sources (spec: InputSource). */
 export const inputSources: ResourceDef = {
-  name: K.inputSources,
-  table: K.inputSources,
+  name: K.inputSource,
+  table: K.inputSource,
   title: { en: 'Input sources', ru: 'Источники событий' },
   label: 'name',
   fields: {
@@ -26,7 +26,7 @@ export const inputSources: ResourceDef = {
     pipelines: f.arr({ schema: z.array(z.looseObject({})), default: [] }),
   },
   relations: {
-    [K.agents]: rel.manyToMany(K.agents, 'input_source_agents', 'input_source_id', 'agent_id'),
-    [K.serviceAssets]: rel.manyToMany(K.serviceAssets, 'input_source_service_assets', 'input_source_id', 'service_asset_id'),
+    [K.agent]: rel.manyToMany(K.agent, 'input_source_agents', 'input_source_id', 'agent_id'),
+    [K.serviceAsset]: rel.manyToMany(K.serviceAsset, 'input_source_service_assets', 'input_source_id', 'service_asset_id'),
   },
 };

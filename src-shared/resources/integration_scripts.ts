@@ -5,8 +5,8 @@ import { K } from './kinds';
 
 /** Integration scripts (commands) that active actions run. */
 export const integrationScripts: ResourceDef = {
-  name: K.integrationScripts,
-  table: K.integrationScripts,
+  name: K.integrationScript,
+  table: K.integrationScript,
   title: { en: 'Integration scripts', ru: 'Интеграционные сценарии' },
   label: 'name',
   fields: {
@@ -17,6 +17,6 @@ export const integrationScripts: ResourceDef = {
     enabled: f.bool({ default: true }),
   },
   relations: {
-    [K.integrationActions]: rel.hasMany(K.integrationActions, 'integration_script_id'),
+    [K.integrationAction]: rel.hasMany(K.integrationAction, 'integration_script_id'),
   },
 };

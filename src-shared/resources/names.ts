@@ -33,7 +33,7 @@ export function nameColumns(r: ResourceDef): NameColumn[] {
     } else if (PEOPLE_FIELDS.has(fk)) {
       out.push({ fk, name: `${base(fk)}_short_name`, sql: `(SELECT p.short_name FROM console_people p WHERE p.id = t."${fk}")` });
     } else if (fk === 'group_id') {
-      out.push({ fk, name: 'group_name', sql: `(SELECT g.name FROM "${getResource(K.responsibleGroups).table}" g WHERE g.id = t."${fk}")` });
+      out.push({ fk, name: 'group_name', sql: `(SELECT g.name FROM "${getResource(K.responsibleGroup).table}" g WHERE g.id = t."${fk}")` });
     }
   }
   return out;

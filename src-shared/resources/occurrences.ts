@@ -12,8 +12,8 @@ export const OCCURRENCE_EVENT_TYPES = [
 
 /** Occurrences: each sighting of an incident (spec: Occurrence). */
 export const occurrences: ResourceDef = {
-  name: K.occurrences,
-  table: K.occurrences,
+  name: K.occurrence,
+  table: K.occurrence,
   title: { en: 'Occurrences', ru: 'Срабатывания' },
   label: 'ip',
   fields: {
@@ -24,8 +24,8 @@ export const occurrences: ResourceDef = {
     port: f.int({ min: 0, max: 65535 }),
     start_occurrence: f.str(),
     end_occurrence: f.str(),
-    service_asset_finding_status_change_id: f.ref(K.statusChanges),
-    service_asset_finding_id: f.ref(K.incidents, 'cascade'),
+    service_asset_finding_status_change_id: f.ref(K.statusChange),
+    service_asset_finding_id: f.ref(K.incident, 'cascade'),
     incident_identifier: f.str(),
     fincert_sync_status: f.num(),
     fincert_id: f.str(),
@@ -35,10 +35,10 @@ export const occurrences: ResourceDef = {
     sopka_sync_result: f.str(),
   },
   relations: {
-    service_asset_finding: rel.belongsTo(K.incidents, 'service_asset_finding_id'),
-    service_asset_finding_status_change: rel.belongsTo(K.statusChanges, 'service_asset_finding_status_change_id'),
-    [K.engineGoResults]: rel.hasMany(K.engineGoResults, 'occurrence_id'),
-    [K.vulnerabilities]: rel.hasMany(K.vulnerabilities, 'occurrence_id'),
+    service_asset_finding: rel.belongsTo(K.incident, 'service_asset_finding_id'),
+    service_asset_finding_status_change: rel.belongsTo(K.statusChange, 'service_asset_finding_status_change_id'),
+    [K.engineGoResult]: rel.hasMany(K.engineGoResult, 'occurrence_id'),
+    [K.vulnerability]: rel.hasMany(K.vulnerability, 'occurrence_id'),
   },
   indexes: [['service_asset_finding_id', 'created_at']],
 };

@@ -5,13 +5,13 @@ import { K } from './kinds';
 
 /** Responsible groups: the teams that own assets; a tree through parent_group. */
 export const responsibleGroups: ResourceDef = {
-  name: K.responsibleGroups,
-  table: K.responsibleGroups,
+  name: K.responsibleGroup,
+  table: K.responsibleGroup,
   title: { en: 'Responsible groups', ru: 'Ответственные группы' },
   label: 'name',
   fields: {
     name: f.str({ required: true, notNull: true }),
-    parent_group: f.ref(K.responsibleGroups),
+    parent_group: f.ref(K.responsibleGroup),
     realm_id: f.str(),
     email: f.str(),
     phone_number: f.str(),
@@ -23,9 +23,9 @@ export const responsibleGroups: ResourceDef = {
     user_ids: f.arr({ schema: z.array(z.string()), default: [] }),
   },
   relations: {
-    parent: rel.belongsTo(K.responsibleGroups, 'parent_group'),
-    [K.serviceAssets]: rel.hasMany(K.serviceAssets, 'responsible_group_id'),
-    [K.serviceAssetGroups]: rel.hasMany(K.serviceAssetGroups, 'responsible_group_id'),
+    parent: rel.belongsTo(K.responsibleGroup, 'parent_group'),
+    [K.serviceAsset]: rel.hasMany(K.serviceAsset, 'responsible_group_id'),
+    [K.serviceAssetGroup]: rel.hasMany(K.serviceAssetGroup, 'responsible_group_id'),
   },
   tree: { parent: 'parent_group' },
 };

@@ -6,8 +6,8 @@ import { K } from './kinds';
 
 /** Software compliance rules: a tsquery over installed software (spec: Software compliance rule). */
 export const rules: ResourceDef = {
-  name: K.rules,
-  table: K.rules,
+  name: K.rule,
+  table: K.rule,
   title: { en: 'Compliance rules', ru: 'Правила соответствия ПО' },
   label: 'name',
   fields: {
@@ -22,6 +22,6 @@ export const rules: ResourceDef = {
     },
   },
   relations: {
-    [K.ruleSets]: rel.manyToMany(K.ruleSets, 'rule_set_rules', 'rule_id', 'rule_set_id'),
+    [K.ruleSet]: rel.manyToMany(K.ruleSet, 'rule_set_rules', 'rule_id', 'rule_set_id'),
   },
 };

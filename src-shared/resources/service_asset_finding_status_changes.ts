@@ -4,12 +4,12 @@ import { K } from './kinds';
 
 /** One row per incident status change: who, when, from, to (contract.md §3). */
 export const serviceAssetFindingStatusChanges: ResourceDef = {
-  name: K.statusChanges,
-  table: K.statusChanges,
+  name: K.statusChange,
+  table: K.statusChange,
   title: { en: 'Status changes', ru: 'Изменения статуса' },
   label: 'status',
   fields: {
-    service_asset_finding_id: f.ref(K.incidents, 'cascade', { required: true, notNull: true }),
+    service_asset_finding_id: f.ref(K.incident, 'cascade', { required: true, notNull: true }),
     status: f.str({ enum: INCIDENT_STATUSES, required: true, notNull: true }),
     previous_status: f.str({ enum: INCIDENT_STATUSES }),
     revisit_at: f.ts(),
@@ -19,9 +19,9 @@ export const serviceAssetFindingStatusChanges: ResourceDef = {
     user_id: f.str(),
   },
   relations: {
-    service_asset_finding: rel.belongsTo(K.incidents, 'service_asset_finding_id'),
-    [K.occurrences]: rel.hasMany(K.occurrences, 'service_asset_finding_status_change_id'),
-    [K.messages]: rel.hasMany(K.messages, 'service_asset_finding_status_change_id'),
+    service_asset_finding: rel.belongsTo(K.incident, 'service_asset_finding_id'),
+    [K.occurrence]: rel.hasMany(K.occurrence, 'service_asset_finding_status_change_id'),
+    [K.message]: rel.hasMany(K.message, 'service_asset_finding_status_change_id'),
   },
   indexes: [['service_asset_finding_id', 'created_at']],
 };

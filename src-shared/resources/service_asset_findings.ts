@@ -4,8 +4,8 @@ import { K } from './kinds';
 
 /** Incidents (spec: Incident record). `risk` follows `risklevel` by the CVSS bands unless given. */
 export const serviceAssetFindings: ResourceDef = {
-  name: K.incidents,
-  table: K.incidents,
+  name: K.incident,
+  table: K.incident,
   title: { en: 'Incidents', ru: 'Инциденты' },
   label: 'title',
   fields: {
@@ -16,8 +16,8 @@ export const serviceAssetFindings: ResourceDef = {
     mitigation: f.str(),
     status: f.str({ enum: INCIDENT_STATUSES, notNull: true, default: 'new' }),
     risklevel: f.num({ min: 0, max: 10, notNull: true, default: 0 }),
-    service_asset_id: f.ref(K.serviceAssets, 'restrict'),
-    finding_id: f.ref(K.findings, 'restrict'),
+    service_asset_id: f.ref(K.serviceAsset, 'restrict'),
+    finding_id: f.ref(K.finding, 'restrict'),
     analysis_output: f.str(),
     synopsis: f.str(),
     title: f.str(),
@@ -40,7 +40,7 @@ export const serviceAssetFindings: ResourceDef = {
     c_occurrence_count: f.int({ default: 0 }),
     // The platform spells this field with a Cyrillic "с" first (spec: Incident record).
     с_customer_retention_time: f.int(),
-    last_occurrence_id: f.ref(K.occurrences),
+    last_occurrence_id: f.ref(K.occurrence),
     itsm_last_synced_at: f.ts(),
     itsm_sync_status: f.str(),
     external_id: f.int(),
@@ -62,14 +62,14 @@ export const serviceAssetFindings: ResourceDef = {
     },
   },
   relations: {
-    service_asset: rel.belongsTo(K.serviceAssets, 'service_asset_id'),
-    finding: rel.belongsTo(K.findings, 'finding_id'),
-    last_occurrence: rel.belongsTo(K.occurrences, 'last_occurrence_id'),
-    [K.occurrences]: rel.hasMany(K.occurrences, 'service_asset_finding_id'),
-    status_changes: rel.hasMany(K.statusChanges, 'service_asset_finding_id'),
-    [K.messages]: rel.hasMany(K.messages, 'service_asset_finding_id'),
-    [K.customFieldValues]: rel.hasMany(K.customFieldValues, 'service_asset_finding_id'),
-    [K.engineGoRules]: rel.manyToMany(K.engineGoRules, 'engine_go_rule_incidents', 'service_asset_finding_id', 'engine_go_rule_id'),
+    service_asset: rel.belongsTo(K.serviceAsset, 'service_asset_id'),
+    finding: rel.belongsTo(K.finding, 'finding_id'),
+    last_occurrence: rel.belongsTo(K.occurrence, 'last_occurrence_id'),
+    [K.occurrence]: rel.hasMany(K.occurrence, 'service_asset_finding_id'),
+    status_changes: rel.hasMany(K.statusChange, 'service_asset_finding_id'),
+    [K.message]: rel.hasMany(K.message, 'service_asset_finding_id'),
+    [K.customFieldValue]: rel.hasMany(K.customFieldValue, 'service_asset_finding_id'),
+    [K.engineGoRule]: rel.manyToMany(K.engineGoRule, 'engine_go_rule_incidents', 'service_asset_finding_id', 'engine_go_rule_id'),
   },
   hooks: {
     beforeWrite(values) {

@@ -5,8 +5,8 @@ import { K } from './kinds';
 
 /** Asset groups: by network ranges, domain or regex; rule sets apply to them. */
 export const serviceAssetGroups: ResourceDef = {
-  name: K.serviceAssetGroups,
-  table: K.serviceAssetGroups,
+  name: K.serviceAssetGroup,
+  table: K.serviceAssetGroup,
   title: { en: 'Asset groups', ru: 'Группы активов' },
   label: 'name',
   fields: {
@@ -22,13 +22,13 @@ export const serviceAssetGroups: ResourceDef = {
     responsible_person: f.str(),
     technical_specialist: f.str(),
     system_id: f.str(),
-    responsible_group_id: f.ref(K.responsibleGroups),
+    responsible_group_id: f.ref(K.responsibleGroup),
     edited_by: f.str(),
   },
   relations: {
-    responsible_group: rel.belongsTo(K.responsibleGroups, 'responsible_group_id'),
-    [K.serviceAssets]: rel.manyToMany(K.serviceAssets, 'service_asset_group_members', 'service_asset_group_id', 'service_asset_id'),
-    [K.ruleSets]: rel.manyToMany(K.ruleSets, 'rule_set_asset_groups', 'service_asset_group_id', 'rule_set_id'),
-    [K.engineGoResults]: rel.manyToMany(K.engineGoResults, 'engine_go_result_asset_groups', 'service_asset_group_id', 'engine_go_result_id'),
+    responsible_group: rel.belongsTo(K.responsibleGroup, 'responsible_group_id'),
+    [K.serviceAsset]: rel.manyToMany(K.serviceAsset, 'service_asset_group_members', 'service_asset_group_id', 'service_asset_id'),
+    [K.ruleSet]: rel.manyToMany(K.ruleSet, 'rule_set_asset_groups', 'service_asset_group_id', 'rule_set_id'),
+    [K.engineGoResult]: rel.manyToMany(K.engineGoResult, 'engine_go_result_asset_groups', 'service_asset_group_id', 'engine_go_result_id'),
   },
 };

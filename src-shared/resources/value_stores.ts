@@ -5,8 +5,8 @@ import { K } from './kinds';
 
 /** Value stores: tables rules read and write (lists, counters, external databases). */
 export const valueStores: ResourceDef = {
-  name: K.valueStores,
-  table: K.valueStores,
+  name: K.valueStore,
+  table: K.valueStore,
   title: { en: 'Value stores', ru: 'Хранилища значений' },
   label: 'name',
   fields: {
@@ -27,6 +27,6 @@ export const valueStores: ResourceDef = {
     tollerId: f.str(),
   },
   relations: {
-    [K.engineGoRules]: rel.manyToMany(K.engineGoRules, 'engine_go_rule_value_stores', 'value_store_id', 'engine_go_rule_id'),
+    [K.engineGoRule]: rel.manyToMany(K.engineGoRule, 'engine_go_rule_value_stores', 'value_store_id', 'engine_go_rule_id'),
   },
 };
