@@ -156,6 +156,13 @@ export function validateRegistry(): void {
   const names = new Set<string>(Object.values(K));
   for (const r of RESOURCES) if (!names.delete(r.name)) throw new Error(`${r.name}: not named in K (kinds.ts)`);
   if (names.size) throw new Error(`K names ${[...names].join(', ')}, declared by no resource`);
+  const aliases = new Set<string>();
+  for (const r of RESOURCES) {
+    for (const a of r.aliases ?? []) {
+      if (byName.has(a) || aliases.has(a) || a !== a.toLowerCase()) throw new Error(`${r.name}: alias ${a} is taken or not lower case`);
+      aliases.add(a);
+    }
+  }
   const tables = new Set<string>();
   for (const r of RESOURCES) {
     if (tables.has(r.table)) throw new Error(`table ${r.table} declared twice`);

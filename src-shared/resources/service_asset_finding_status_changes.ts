@@ -6,6 +6,7 @@ import { K } from './kinds';
 export const serviceAssetFindingStatusChanges: ResourceDef = {
   name: K.statusChange,
   table: K.statusChange,
+  aliases: ['statuschanges'],
   title: { en: 'Status changes', ru: 'Изменения статуса' },
   label: 'status',
   fields: {

@@ -6,6 +6,7 @@ import { K } from './kinds';
 export const serviceAssetFindings: ResourceDef = {
   name: K.incident,
   table: K.incident,
+  aliases: ['incidents'],
   title: { en: 'Incidents', ru: 'Инциденты' },
   label: 'title',
   fields: {

@@ -10,6 +10,7 @@ const countStatus = (where: string) => `(SELECT COUNT(*) FROM ${K.incident} x WH
 export const serviceAssets: ResourceDef = {
   name: K.serviceAsset,
   table: K.serviceAsset,
+  aliases: ['serviceassets', 'service-assets', 'assets'],
   title: { en: 'Assets', ru: 'Активы' },
   label: 'name',
   fields: {
