@@ -2,7 +2,7 @@
 // prefix, its routes registered from the contract; the record kinds' routes as route areas.
 import type { FastifyInstance } from 'fastify';
 import { API_BASES, namedOperations, rewriteAliasPath } from '../../src-shared/contract/index';
-import { RESOURCES, getResource } from '../../src-shared/resources/index';
+import { RESOURCES } from '../../src-shared/resources/index';
 import type { LazyAreas } from './areas';
 import type { ApiDeps } from './deps';
 import { registerCompliance } from './routes/compliance';
@@ -34,10 +34,13 @@ export function registerApi(app: FastifyInstance, deps: ApiDeps, areas: LazyArea
       registerNamed(v2, deps, r.name);
     });
   }
-  areas.add(CM_URL, 'agents', (cm) => {
-    registerResource(cm, CM_URL, getResource('agents'), deps, new Set(), 'cm.');
-    registerNamed(cm, deps, 'agents');
-  });
+  // Kinds the agent-management API serves too (their declarations' `apis`).
+  for (const r of RESOURCES.filter((x) => x.apis?.includes('cm'))) {
+    areas.add(CM_URL, r.name, (cm) => {
+      registerResource(cm, CM_URL, r, deps, new Set(), 'cm.');
+      registerNamed(cm, deps, r.name);
+    });
+  }
   // A named endpoint is served by the area of its record kind: each must have one.
   for (const op of Object.values(namedOperations())) {
     const base = [BASE_URL, CM_URL].find((b) => op.path.startsWith(`${b}/`));
