@@ -5,7 +5,7 @@
 // one failure.
 //
 // `npm run test:fast` (`--fast`): the layering rule, the linter, the type check, then the unit
-// tests and the HTTP tests whose server runs in the test process (vitest's unit and http
+// tests and the HTTP tests whose server runs in the test process (vitest's unit, unit-isolated and http
 // projects; shorter runs of the heavy ones: the fuzzer's 500 cases, 10 rounds of read after write,
 // an import of 10,000 records); no build, no child processes, no browser. The closing line counts
 // vitest alone.
@@ -81,7 +81,7 @@ if (fast) {
   // fuzzer's 500 cases (2,000; 10,000), 10 rounds of read after write (30), an import of 10,000
   // records while the server is asked (20,000; 100,000). Each variable may be set to change it.
   const short = { FUZZ_RUNS: '500', READ_AFTER_WRITE_ROUNDS: '10', IMPORT_ROWS: '10000' };
-  await run('unit and in-process HTTP tests', 'npx', [...vitestArgs, '--project', 'unit', '--project', 'http'], { ...short, ...process.env });
+  await run('unit and in-process HTTP tests', 'npx', [...vitestArgs, '--project', 'unit', '--project', 'unit-isolated', '--project', 'http'], { ...short, ...process.env });
   await reportChecks();
 } else {
   // The build the package is made of and the client's types, side by side (neither reads the
