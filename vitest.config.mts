@@ -5,13 +5,14 @@ import LongFirst from './test/helpers/sequencer';
 // free ports, with its own copy of the seeded database, so files run side by side):
 //   unit      the modules alone, in the test process (unit-isolated: those that need fresh modules)
 //   http      the real server started in the test process, asked over HTTP on real sockets
-//   process   the command line and the server as separate processes (spawned, packed)
-//   kill      kill -9 at a moment measured in the same run, and the load test: one file at a
-//             time, after the others, so that no other test changes the moments they measure
+//   process   the command line and the server as separate processes (spawned, packed), among
+//             them kill -9 at random moments and the load test (their checks hold on a busy machine)
+//   kill      kill -9 at a moment measured in the same run (a bulk change killed a third of the way
+//             through): after the others, alone, so that no other test changes the moment it measures
 // `npm run test:fast` runs unit, unit-isolated and http; `npm test` all five.
 // Files whose tests spawn processes (the CLI from the build once `npm test` has built it, else
 // through tsx) are listed here; every other file under test/http runs a server in-process.
-const KILL_FILES = ['kill', 'load', 'sync-kill'].map((name) => `test/http/${name}.test.ts`);
+const KILL_FILES = ['sync-kill'].map((name) => `test/http/${name}.test.ts`);
 const PROCESS_FILES = [
   'cli-commands',
   'cli-package',
@@ -22,8 +23,10 @@ const PROCESS_FILES = [
   'help-examples',
   'idle',
   'instances',
+  'kill',
   'kept-counts',
   'kept-counts-owner',
+  'load',
   'openapi-lint',
   'openapi-tools',
   'readme-sync-script',

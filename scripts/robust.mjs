@@ -8,6 +8,7 @@
 //   100,000 rows imported while the server is asked, with the answers' time limits   (IMPORT_ROWS)
 //   the sync kill tests: kill -9 during a bulk change of 12,000 incidents of a snapshot (SYNC_KILL_ROWS)
 //   and during a push
+//   an import of 40,000 records followed and cancelled over HTTP   (IMPORT_CANCEL_ROWS)
 //   the time limits of a refused write (busy) and of the readers' linear time (input-bounds)
 //   a 150,000-incident export downloaded by Chromium, the tab's heap measured   (EXPORT_INCIDENTS)
 // The server under test is the built one (out/main/cli.js, built first): it starts in well under
@@ -23,6 +24,7 @@ const env = {
   LOAD_SECONDS: '60',
   IMPORT_ROWS: '100000',
   SYNC_KILL_ROWS: '12000',
+  IMPORT_CANCEL_ROWS: '40000',
   EXPORT_INCIDENTS: '150000',
   ...process.env,
   RADAR_ROBUST: '1',
@@ -62,12 +64,13 @@ const files = [
   'test/http/kill.test.ts',
   'test/http/load.test.ts',
   'test/http/import-freeze.test.ts',
+  'test/http/transfer.test.ts',
   'test/http/sync-kill.test.ts',
   'test/http/busy.test.ts',
   'test/http/input-bounds.test.ts',
   'test/unit/input-bounds.test.ts',
 ];
-console.log(`FUZZ_RUNS=${env.FUZZ_RUNS} KILL_RUNS=${env.KILL_RUNS} LOAD_CLIENTS=${env.LOAD_CLIENTS} LOAD_SECONDS=${env.LOAD_SECONDS} IMPORT_ROWS=${env.IMPORT_ROWS} SYNC_KILL_ROWS=${env.SYNC_KILL_ROWS} EXPORT_INCIDENTS=${env.EXPORT_INCIDENTS}`);
+console.log(`FUZZ_RUNS=${env.FUZZ_RUNS} KILL_RUNS=${env.KILL_RUNS} LOAD_CLIENTS=${env.LOAD_CLIENTS} LOAD_SECONDS=${env.LOAD_SECONDS} IMPORT_ROWS=${env.IMPORT_ROWS} IMPORT_CANCEL_ROWS=${env.IMPORT_CANCEL_ROWS} SYNC_KILL_ROWS=${env.SYNC_KILL_ROWS} EXPORT_INCIDENTS=${env.EXPORT_INCIDENTS}`);
 const vitest = await run('npx', ['vitest', 'run', '--no-file-parallelism', ...files]);
 const browser = await run('npx', ['playwright', 'test', '--workers=1', '--reporter=list', 'test/e2e/export-download.spec.ts']);
 
