@@ -14,6 +14,7 @@ import LongFirst from './test/helpers/sequencer';
 // through tsx) are listed here; every other file under test/http runs a server in-process.
 const KILL_FILES = ['sync-kill'].map((name) => `test/http/${name}.test.ts`);
 const PROCESS_FILES = [
+  'build-output',
   'cli-commands',
   'cli-package',
   'cli',
