@@ -37,6 +37,9 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     viewport: { width: 1280, height: 800 },
+    // The console as a user who asks for reduced motion sees it: no endless animation (the live
+    // dot, the loading bar) for the software renderer to redraw at every frame.
+    reducedMotion: 'reduce',
     // Kept when a test fails; the screenshots a person looks at are taken by the tests (snap).
     screenshot: 'only-on-failure',
     // A failing test's trace keeps the DOM at each step; the screencast (a screenshot at every
