@@ -145,9 +145,14 @@ export function loadedRows(page: Page, name = 'Incidents') {
   return page.getByRole('table', { name, exact: true }).locator('tbody tr[data-loaded="true"]');
 }
 
-/** Opens the console signed in (the key in the fragment, as `serve` prints it). */
+/**
+ * Opens the console signed in (the key in the fragment, as `serve` prints it); returns once the
+ * console has taken the key out of the address (kept for the tab), so a test may go on to
+ * another address of the console in the same tab.
+ */
 export async function openConsole(page: Page, s: Served, hash = ''): Promise<void> {
   await page.goto(`${s.main}/#key=${s.apiKey}${hash ? `&${hash.replace(/^#/, '')}` : ''}`);
+  await expect(page).not.toHaveURL(/[#&]key=/, { timeout: 30_000 });
 }
 
 export interface Incident {

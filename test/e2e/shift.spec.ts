@@ -239,7 +239,8 @@ test('a shared address restores the view; a bad address shows the not-found page
   await expect(loadedRows(page).first()).toBeVisible();
   const url = page.url();
   const other = await browser.newPage();
-  await other.goto(`${served.main}/#key=${served.apiKey}`);
+  // Signed in first (the key taken from the address), then the shared address in the same tab.
+  await openConsole(other, served);
   await other.goto(url);
   const expected = await incidents(served, [
     { field: 'status', filter_type: 'intersection', value: ['new', 'assigned_customer'] },
