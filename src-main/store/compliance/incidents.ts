@@ -6,7 +6,7 @@
 // updated (end_occurrence, the software found) and nothing is created. All in one transaction.
 import { getResource } from '../../../src-shared/resources/index';
 import { nowTs } from '../../../src-shared/time';
-import type { WriteContext } from '../hooks';
+import type { WriteContext } from '../api';
 import type { Store } from '../store';
 import { type CheckRun, incidentsOf, pairKey, type PlannedRule, type Violation, violationsToRaise } from './check';
 import { assetAddress, latestOccurrence, softwareByRid } from './reads';
