@@ -240,7 +240,7 @@ async function refreshStale(t: SyncTarget, api: OriginApi, applier: Applier, opt
       const records = [...got.values()];
       if (list.load?.length) {
         // byIds answers no nested records: the incident's occurrences come as a related list.
-        for (const rec of records) delete rec.occurrences;
+        for (const rec of records) for (const name of list.load) delete rec[name];
       }
       await applier.apply(list, records, null, opts.signal);
       for (const id of chunk) if (!got.has(id)) deleted.push(`${list.resource}:${id}`);

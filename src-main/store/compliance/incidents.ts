@@ -8,8 +8,7 @@ import { getResource } from '../../../src-shared/resources/index';
 import { nowTs } from '../../../src-shared/time';
 import type { WriteContext } from '../api';
 import type { Store } from '../store';
-import { incidentsKind } from '../kinds/incidents/index';
-import { occurrencesKind } from '../kinds/occurrences';
+import { incidentsKind, occurrencesKind } from '../kinds/index';
 import { type CheckRun, incidentsOf, pairKey, type PlannedRule, type Violation, violationsToRaise } from './check';
 import { assetAddress, latestOccurrence, softwareByRid } from './reads';
 

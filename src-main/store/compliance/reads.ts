@@ -3,16 +3,14 @@
 // software index's keys), pages of software rows, and the finding types and incidents a check
 // made. Reads only: writes go through the store's write path (incidents.ts).
 import type { Store } from '../store';
-import { incidentsKind } from '../kinds/incidents/index';
-import { NETWORK_INTERFACES } from '../kinds/network-interfaces';
-import { occurrencesKind } from '../kinds/occurrences';
-import { serviceAssetsKind } from '../kinds/service-assets';
+import { incidentsKind, NETWORK_INTERFACES, occurrencesKind, rulesKind, serviceAssetsKind } from '../kinds/index';
 import { q } from '../sql';
 
 const ASSETS = q(serviceAssetsKind.resource.table);
 const INCIDENTS = q(incidentsKind.resource.table);
 const OCCURRENCES = q(occurrencesKind.resource.table);
 const INTERFACES = q(NETWORK_INTERFACES.table);
+const RULES = q(rulesKind.resource.table);
 
 export interface RuleSetRow {
   rid: number;
@@ -86,7 +84,7 @@ export function rulesOfSets(store: Store, setIds: readonly string[]): RuleRow[] 
   return store
     .all<{ rule_set_id: string; id: string; name: string; query: string; b: number }>(
       `SELECT l.rule_set_id, r.id, r.name, r.query, r.blacklist_entry AS b
-         FROM rule_set_rules l JOIN rules r ON r.id = l.rule_id
+         FROM rule_set_rules l JOIN ${RULES} r ON r.id = l.rule_id
         WHERE l.rule_set_id IN (SELECT value FROM json_each(?))
         ORDER BY l.rule_set_id, r.name, r._rid`,
       [ids(setIds)],

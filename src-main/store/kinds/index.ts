@@ -16,6 +16,8 @@ import { statusChanges } from './status-changes';
 import type { KindModule, NamedOperation } from './types';
 
 export type { KindModule, NamedOperation, NamedRequest, StoreApi, RunnerApi } from './types';
+export { agentsKind, customFieldValuesKind, engineGoRulesKind, incidentsKind, integrationActionsKind, occurrencesKind, rulesKind, serviceAssetsKind, statusChanges };
+export { NETWORK_INTERFACES } from './network-interfaces';
 
 export const KINDS: readonly KindModule[] = [
   incidentsKind,
