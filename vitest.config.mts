@@ -1,14 +1,14 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import LongFirst from './test/helpers/sequencer';
 
-// Four projects, one file per worker process at a time (each file starts its own servers on
+// Five projects, one file per worker at a time (each file starts its own servers on
 // free ports, with its own copy of the seeded database, so files run side by side):
-//   unit      the modules alone, in the test process
+//   unit      the modules alone, in the test process (unit-isolated: those that need fresh modules)
 //   http      the real server started in the test process, asked over HTTP on real sockets
 //   process   the command line and the server as separate processes (spawned, packed)
 //   kill      kill -9 at a moment measured in the same run, and the load test: one file at a
 //             time, after the others, so that no other test changes the moments they measure
-// `npm run test:fast` runs unit and http; `npm test` all four.
+// `npm run test:fast` runs unit, unit-isolated and http; `npm test` all five.
 // Files whose tests spawn processes (the CLI from the build once `npm test` has built it, else
 // through tsx) are listed here; every other file under test/http runs a server in-process.
 const KILL_FILES = ['kill', 'load', 'sync-kill'].map((name) => `test/http/${name}.test.ts`);
@@ -34,6 +34,8 @@ const PROCESS_FILES = [
   'transfer-cli',
   'typed-scripts',
 ].map((name) => `test/http/${name}.test.ts`);
+/** Unit files that test what happens when a module is first loaded: they need modules of their own. */
+const ISOLATED_UNIT_FILES = ['contract-lazy'].map((name) => `test/unit/${name}.test.ts`);
 
 const common = {
   environment: 'node',
@@ -54,14 +56,19 @@ export default defineConfig({
     // Seeds the demo database once for every project.
     globalSetup: ['test/helpers/global-setup.ts'],
     projects: [
-      // Worker threads start faster than processes, and the unit files need nothing of a process of their own.
-      { test: { ...common, name: 'unit', include: ['test/unit/**/*.test.ts'], pool: 'threads' } },
+      // Worker threads start faster than processes, and the unit files need nothing of a process of
+      // their own. They share their worker's modules (isolate: false, as the http files below), but
+      // for the files that test what a module does when it is first loaded (ISOLATED_UNIT_FILES):
+      // those get fresh modules, in a project of their own.
+      { test: { ...common, name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: ISOLATED_UNIT_FILES, pool: 'threads', isolate: false } },
+      { test: { ...common, name: 'unit-isolated', include: ISOLATED_UNIT_FILES, pool: 'threads' } },
       // The http files share their worker's modules (isolate: false): the server, the contract and
       // the answer checker load once per worker instead of once per file (about 2.5 s each); each
-      // file still starts its own servers over its own databases. The unit files each get fresh
-      // modules (some test what loads on first use).
+      // file still starts its own servers over its own databases.
       { test: { ...common, name: 'http', include: ['test/http/**/*.test.ts'], exclude: [...PROCESS_FILES, ...KILL_FILES], isolate: false } },
-      { test: { ...common, name: 'process', include: PROCESS_FILES } },
+      // The same for the process files (the helpers, the server some of them start in the test
+      // process, and the contract load once per worker).
+      { test: { ...common, name: 'process', include: PROCESS_FILES, isolate: false } },
       { test: { ...common, name: 'kill', include: KILL_FILES, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
   },

@@ -6,7 +6,8 @@
 //   100 kills with kill -9: 50 during imports, 50 during mass operations   (KILL_RUNS per scenario)
 //   200 clients writing for 60 s, then kill -9 and every acknowledged write checked   (LOAD_CLIENTS, LOAD_SECONDS)
 //   100,000 rows imported while the server is asked, with the answers' time limits   (IMPORT_ROWS)
-//   the sync kill tests (kill -9 during a bulk change of a snapshot and during a push)
+//   the sync kill tests: kill -9 during a bulk change of 12,000 incidents of a snapshot (SYNC_KILL_ROWS)
+//   and during a push
 //   the time limits of a refused write (busy) and of the readers' linear time (input-bounds)
 //   a 150,000-incident export downloaded by Chromium, the tab's heap measured   (EXPORT_INCIDENTS)
 // The server under test is the built one (out/main/cli.js, built first): it starts in well under
@@ -21,6 +22,7 @@ const env = {
   LOAD_CLIENTS: '200',
   LOAD_SECONDS: '60',
   IMPORT_ROWS: '100000',
+  SYNC_KILL_ROWS: '12000',
   EXPORT_INCIDENTS: '150000',
   ...process.env,
   RADAR_ROBUST: '1',
@@ -65,7 +67,7 @@ const files = [
   'test/http/input-bounds.test.ts',
   'test/unit/input-bounds.test.ts',
 ];
-console.log(`FUZZ_RUNS=${env.FUZZ_RUNS} KILL_RUNS=${env.KILL_RUNS} LOAD_CLIENTS=${env.LOAD_CLIENTS} LOAD_SECONDS=${env.LOAD_SECONDS} IMPORT_ROWS=${env.IMPORT_ROWS} EXPORT_INCIDENTS=${env.EXPORT_INCIDENTS}`);
+console.log(`FUZZ_RUNS=${env.FUZZ_RUNS} KILL_RUNS=${env.KILL_RUNS} LOAD_CLIENTS=${env.LOAD_CLIENTS} LOAD_SECONDS=${env.LOAD_SECONDS} IMPORT_ROWS=${env.IMPORT_ROWS} SYNC_KILL_ROWS=${env.SYNC_KILL_ROWS} EXPORT_INCIDENTS=${env.EXPORT_INCIDENTS}`);
 const vitest = await run('npx', ['vitest', 'run', '--no-file-parallelism', ...files]);
 const browser = await run('npx', ['playwright', 'test', '--workers=1', '--reporter=list', 'test/e2e/export-download.spec.ts']);
 

@@ -5,7 +5,7 @@
 // one failure.
 //
 // `npm run test:fast` (`--fast`): the layering rule, the linter, the type check, then the unit
-// tests and the HTTP tests whose server runs in the test process (vitest's unit and http
+// tests and the HTTP tests whose server runs in the test process (vitest's unit, unit-isolated and http
 // projects; shorter runs of the heavy ones: the fuzzer's 500 cases, 10 rounds of read after write,
 // an import of 10,000 records); no build, no child processes, no browser. The closing line counts
 // vitest alone.
@@ -27,38 +27,53 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const run = (label, cmd, args, env = {}) => {
   console.log(`\n▶ ${label}: ${[cmd, ...args].join(' ')}`);
   const t0 = Date.now();
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  console.log(`◀ ${label}: ${r.status === 0 ? 'ok' : `exit ${r.status}`} in ${seconds(Date.now() - t0)}`);
-  return r.status === 0;
+  const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      console.log(`◀ ${label}: ${code === 0 ? 'ok' : `exit ${code}`} in ${seconds(Date.now() - t0)}`);
+      resolve(code === 0);
+    }),
+  );
 };
 
-/** The quick checks at once (each is one process, mostly waiting on the disk or a single core). */
-const checks = [
-  ['layering', 'node', ['scripts/check-layers.mjs']],
-  ['lint', 'npx', ['biome', 'lint']],
-  // Incremental: a later run checks what changed (the build info kept under node_modules/.cache).
-  ['types', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', 'node_modules/.cache/radar-console/tsc.tsbuildinfo']],
-];
-const checked = await Promise.all(
-  checks.map(
-    ([label, cmd, args]) =>
-      new Promise((resolve) => {
-        const t0 = Date.now();
-        const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-        let out = '';
-        child.stdout.on('data', (d) => (out += d));
-        child.stderr.on('data', (d) => (out += d));
-        child.on('close', (code) => resolve({ label, cmd, args, ok: code === 0, out, ms: Date.now() - t0 }));
-      }),
-  ),
-);
-const stepFailures = [];
-for (const c of checked) {
+/**
+ * Starts a command with its output kept; resolves when it ends, with whether it succeeded. `nice`
+ * (Unix) runs it at the lowest priority: it takes only what the tests leave of the cores.
+ */
+const start = (label, cmd, args, { nice = false } = {}) => {
+  const t0 = Date.now();
+  const lowest = nice && process.platform !== 'win32';
+  const child = spawn(lowest ? 'nice' : cmd, lowest ? ['-n', '19', cmd, ...args] : args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ label, cmd, args, ok: code === 0, out, ms: Date.now() - t0 })));
+};
+
+/** Prints what a started command wrote; answers whether it succeeded. */
+const report = (c) => {
   console.log(`\n▶ ${c.label}: ${[c.cmd, ...c.args].join(' ')}`);
   process.stdout.write(c.out);
   console.log(`◀ ${c.label}: ${c.ok ? 'ok' : 'failed'} in ${seconds(c.ms)}`);
-  if (!c.ok) stepFailures.push(c.label);
-}
+  return c.ok;
+};
+
+// The quick checks: one process each, started at once at the lowest priority, so that they run on
+// what the build and the tests leave of the cores (a test waiting on a child process or a socket,
+// the kill tests that run one at a time) instead of before them; their output is printed when the
+// tests are done.
+const checks = Promise.all(
+  [
+    ['layering', 'node', ['scripts/check-layers.mjs']],
+    ['lint', 'npx', ['biome', 'lint']],
+    // Incremental: a later run checks what changed (the build info kept under node_modules/.cache).
+    ['types', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', 'node_modules/.cache/radar-console/tsc.tsbuildinfo']],
+  ].map(([label, cmd, args]) => start(label, cmd, args, { nice: true })),
+);
+const stepFailures = [];
+const reportChecks = async () => {
+  for (const c of await checks) if (!report(c)) stepFailures.push(c.label);
+};
 
 const vitestArgs = ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=reports/vitest.json'];
 if (fast) {
@@ -66,14 +81,17 @@ if (fast) {
   // fuzzer's 500 cases (2,000; 10,000), 10 rounds of read after write (30), an import of 10,000
   // records while the server is asked (20,000; 100,000). Each variable may be set to change it.
   const short = { FUZZ_RUNS: '500', READ_AFTER_WRITE_ROUNDS: '10', IMPORT_ROWS: '10000' };
-  run('unit and in-process HTTP tests', 'npx', [...vitestArgs, '--project', 'unit', '--project', 'http'], { ...short, ...process.env });
+  await run('unit and in-process HTTP tests', 'npx', [...vitestArgs, '--project', 'unit', '--project', 'unit-isolated', '--project', 'http'], { ...short, ...process.env });
+  await reportChecks();
 } else {
-  // The build the package is made of (the client's types included): the process tests start
-  // the CLI from it and pack it.
-  const built = run('build', 'npx', ['electron-vite', 'build', '--logLevel', 'warn']) && run('client types', 'npx', ['tsc', '-p', 'tsconfig.client.json']);
+  // The build the package is made of and the client's types, side by side (neither reads the
+  // other's output): the process tests start the CLI from it and pack it.
+  const built = (await Promise.all([start('build', 'npx', ['electron-vite', 'build', '--logLevel', 'warn']), start('client types', 'npx', ['tsc', '-p', 'tsconfig.client.json'])])).map(report).every(Boolean);
   if (!built) stepFailures.push('build');
-  run('unit, HTTP and process tests', 'npx', vitestArgs, built ? { RADAR_CLI_BUILT: '1' } : {});
-  if (built) run('browser tests', 'npx', ['playwright', 'test']);
+  await run('unit, HTTP and process tests', 'npx', vitestArgs, built ? { RADAR_CLI_BUILT: '1' } : {});
+  // The checks are done before the browser starts (they usually are long before).
+  await reportChecks();
+  if (built) await run('browser tests', 'npx', ['playwright', 'test']);
 }
 
 console.log('');

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from '@commander-js/extra-typings';
 import { ApiError } from '../../src-shared/errors';
+import { K } from '../../src-shared/resources/kinds';
 import type { InstanceInput } from '../../src-shared/schemas/instances';
 import type { InstanceRow } from '../instances/catalog';
 import { findInstance, withCatalog } from './catalog';
@@ -147,7 +148,7 @@ function testCommand() {
         ]);
         const local = openDatabase(file, { create: false });
         try {
-          const n = new Runner(new Store(local.db)).countAll(getResource('service_asset_findings'));
+          const n = new Runner(new Store(local.db)).countAll(getResource(K.incident));
           process.stdout.write(`ok   ${name}: ${n} incidents in ${file}\n`);
         } finally {
           local.db.close();

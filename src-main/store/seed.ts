@@ -14,15 +14,15 @@
 //   fields (status, acknowledged_at, reopened_at, c_reopened_count, ...) agree with that history.
 // - Occurrences are sightings of incidents: the first at the incident's creation, the rest spread
 //   until it was closed (or until now); each points at the status change in force at the time.
-import { getResource, RESOURCES, type ResourceDef } from '../../src-shared/resources/index';
+import { getResource, type OCCURRENCE_EVENT_TYPES, RESOURCES, type ResourceDef } from '../../src-shared/resources/index';
 import { FINAL_STATUSES, OPEN_STATUSES, type IncidentStatus } from '../../src-shared/resources/fields';
-import type { OCCURRENCE_EVENT_TYPES } from '../../src-shared/resources/occurrences';
 import type { WriteBody } from '../../src-shared/schemas/resource';
 import { LOCAL_USER_ID, shortNameOf } from '../../src-shared/schemas/people';
 import { microsToTs } from '../../src-shared/time';
 import { toTsVector, tsvectorToString } from '../../src-shared/textsearch';
 import { q } from './sql';
 import type { Store } from './store';
+import { K } from '../../src-shared/resources/kinds';
 
 /** Rows created per resource name. */
 export type SeedSummary = Record<string, number>;
@@ -586,7 +586,7 @@ interface IncidentSeed {
   risklevel: number;
   history: StatusStep[];
   historyIds: string[];
-  occurrences: { id: string; atUs: number; statusChangeId: string }[];
+  occurrenceList: { id: string; atUs: number; statusChangeId: string }[];
   srcIp: string;
   displayId: number;
 }
@@ -793,8 +793,8 @@ class Seeder {
     this.people();
     this.responsibleGroups();
     this.softwareGroups();
-    this.software();
-    this.findings();
+    this.softwareRows();
+    this.findingRows();
     this.serviceAssets();
     this.serviceAssetGroups();
     this.networkInterfaces();
@@ -802,9 +802,9 @@ class Seeder {
     this.vulnerabilityHosts();
     this.serviceAssetFindings();
     this.statusChanges();
-    this.occurrences();
-    this.vulnerabilities();
-    this.messages();
+    this.occurrenceRows();
+    this.vulnerabilityRows();
+    this.messageRows();
     this.customFields();
     this.correlationContent();
     this.engineGoRules();
@@ -812,7 +812,7 @@ class Seeder {
     this.complianceRules();
     this.integrations();
     this.inputSources();
-    this.agents();
+    this.agentRows();
     this.finishIncidents();
   }
 
@@ -838,13 +838,13 @@ class Seeder {
   }
 
   private responsibleGroups(): void {
-    const rng = new Rng('responsible_groups');
+    const rng = new Rng(K.responsibleGroup);
     for (const g of RESPONSIBLE_GROUPS) {
       const members = rng.sample(this.users, rng.int(2, 5));
       const team = g.key === 'sec' || g.key === 'soc' || g.key === 'ir' ? 'soc' : 'customer';
       const leader = rng.pick(this.users.filter((u) => u.team === team));
       const id = this.make(
-        'responsible_groups',
+        K.responsibleGroup,
         {
           name: g.name,
           parent_group: g.parent ? this.groupIds.get(g.parent)! : null,
@@ -866,10 +866,10 @@ class Seeder {
   }
 
   private softwareGroups(): void {
-    const rng = new Rng('software_groups');
+    const rng = new Rng(K.softwareGroup);
     for (const g of SOFTWARE_GROUPS) {
       const id = this.make(
-        'software_groups',
+        K.softwareGroup,
         { name: g.name, description: g.description, parent_id: g.parent ? this.swGroupIds.get(g.parent)! : null },
         ANCHOR_US - 140 * DAY_US + rng.int(0, 3 * 24 * 60) * MIN_US,
       );
@@ -877,11 +877,11 @@ class Seeder {
     }
   }
 
-  private software(): void {
-    const rng = new Rng('software');
+  private softwareRows(): void {
+    const rng = new Rng(K.softwareItem);
     for (const s of SOFTWARE) {
       const id = this.make(
-        'software',
+        K.softwareItem,
         {
           name: s.name,
           raw_output_line: s.raw,
@@ -899,13 +899,13 @@ class Seeder {
     }
   }
 
-  private findings(): void {
-    const rng = new Rng('findings');
+  private findingRows(): void {
+    const rng = new Rng(K.finding);
     for (const f of FINDINGS) {
       const [impact, mitigation] = IMPACT[f.type]!;
       const system = f.source !== 'manual_source' && rng.chance(0.7);
       const id = this.make(
-        'findings',
+        K.finding,
         {
           title: f.title,
           description: f.description,
@@ -962,7 +962,7 @@ class Seeder {
   }
 
   private serviceAssets(): void {
-    const rng = new Rng('service_assets');
+    const rng = new Rng(K.serviceAsset);
     const total = this.scaled(60, 8);
     const counts = this.roleCounts(total);
     let employee = 0;
@@ -1010,7 +1010,7 @@ class Seeder {
           assetGroupIds: [],
         };
         this.make(
-          'service_assets',
+          K.serviceAsset,
           {
             id: a.id,
             trace_id: rng.uuid(),
@@ -1029,7 +1029,7 @@ class Seeder {
             technical_specialist: g.people[1],
             responsible_group_id: this.groupIds.get(group)!,
             edited_by: rng.chance(0.3) ? rng.pick(['ds.kuznetsov', 'np.volkova', 'ia.morozov']) : null,
-            _relations: { software: [...sw].map((k) => this.softwareIds.get(k)!) },
+            _relations: { [K.softwareItem]: [...sw].map((k) => this.softwareIds.get(k)!) },
           },
           createdUs,
         );
@@ -1039,7 +1039,7 @@ class Seeder {
   }
 
   private serviceAssetGroups(): void {
-    const rng = new Rng('service_asset_groups');
+    const rng = new Rng(K.serviceAssetGroup);
     const inNet = (ip: string, cidr: string): boolean => {
       const [net, bits] = cidr.split('/');
       const toInt = (s: string) => s.split('.').reduce((acc, o) => acc * 256 + Number(o), 0);
@@ -1077,7 +1077,7 @@ class Seeder {
       );
       const g = RESPONSIBLE_GROUPS.find((x) => x.key === d.group)!;
       const id = this.make(
-        'service_asset_groups',
+        K.serviceAssetGroup,
         {
           name: d.name,
           network_ranges: [...(d.ranges ?? [])],
@@ -1093,7 +1093,7 @@ class Seeder {
           system_id: d.kii ? 'ИС-БУ-01' : null,
           responsible_group_id: this.groupIds.get(d.group)!,
           edited_by: 'a.zakharova',
-          _relations: { service_assets: members.map((a) => a.id) },
+          _relations: { [K.serviceAsset]: members.map((a) => a.id) },
         },
         ANCHOR_US - (HISTORY_DAYS - 2) * DAY_US + rng.int(0, 3 * 24 * 60) * MIN_US,
       );
@@ -1103,18 +1103,18 @@ class Seeder {
   }
 
   private networkInterfaces(): void {
-    const rng = new Rng('network_interfaces');
+    const rng = new Rng(K.networkInterface);
     for (const a of this.assets) {
       const ifName = a.family === 'windows' ? 'Ethernet0' : a.family === 'netdev' ? 'port1' : a.os.startsWith('Ubuntu') ? 'ens192' : 'eth0';
       this.make(
-        'network_interfaces',
+        K.networkInterface,
         { name: ifName, ip: a.ip, mac: a.mac, fqdn: a.fqdn, os: a.os, service_asset_id: a.id, edited_by: null },
         a.createdUs + rng.int(1, 600) * SEC_US,
       );
       if (a.kind === 'server' && rng.chance(0.3)) {
         const octets = a.ip.split('.');
         this.make(
-          'network_interfaces',
+          K.networkInterface,
           {
             name: a.family === 'windows' ? 'Ethernet1 (Backup)' : 'ens224',
             ip: `10.99.${octets[2]}.${octets[3]}`,
@@ -1129,11 +1129,11 @@ class Seeder {
       }
     }
     // An address seen by a scan but not matched to any asset yet.
-    this.make('network_interfaces', { name: null, ip: '192.168.1.240', mac: `3c:d9:2b:${rng.hex(1)}:${rng.hex(1)}:${rng.hex(1)}`, fqdn: null, os: 'Linux 3.x (embedded)' }, ANCHOR_US - 9 * DAY_US);
+    this.make(K.networkInterface, { name: null, ip: '192.168.1.240', mac: `3c:d9:2b:${rng.hex(1)}:${rng.hex(1)}:${rng.hex(1)}`, fqdn: null, os: 'Linux 3.x (embedded)' }, ANCHOR_US - 9 * DAY_US);
   }
 
   private hardware(): void {
-    const rng = new Rng('hardware_informations');
+    const rng = new Rng(K.hardwareInformation);
     const CATALOG: Record<HwClass, readonly (readonly [type: string, name: string, manufacturer: string])[][]> = {
       phys: [
         [['platform', 'PowerEdge R740', 'Dell Inc.'], ['platform', 'ProLiant DL380 Gen10', 'HPE'], ['platform', 'Vegman R220 G2', 'YADRO']],
@@ -1155,7 +1155,7 @@ class Seeder {
         const [type, name, manufacturer] = rng.pick(options);
         const old = type === 'storage' && rng.chance(0.1);
         this.make(
-          'hardware_informations',
+          K.hardwareInformation,
           {
             hardware_type: type,
             name,
@@ -1176,7 +1176,7 @@ class Seeder {
   private readonly hostScans: { id: string; asset: AssetSeed; endUs: number; scanId: string; authenticated: boolean }[] = [];
 
   private vulnerabilityHosts(): void {
-    const rng = new Rng('vulnerability_hosts');
+    const rng = new Rng(K.vulnerabilityHost);
     const scans = [0, 1, 2].map((i) => ({ scanId: `MP8-${2026}-${String(410 + i * 7)}`, startUs: ANCHOR_US - (75 - i * 30) * DAY_US + 22 * HOUR_US }));
     const scanned = this.assets.filter((a) => (a.kind === 'server' ? rng.chance(0.7) : a.kind === 'workstation' ? rng.chance(0.15) : rng.chance(0.5)));
     if (!scanned.length) scanned.push(this.assets[0]!);
@@ -1187,7 +1187,7 @@ class Seeder {
         const endUs = beginUs + rng.int(3 * 60, 50 * 60) * SEC_US + rng.int(0, 999_999);
         const auth = a.family !== 'netdev' && rng.chance(0.8);
         const id = this.make(
-          'vulnerability_hosts',
+          K.vulnerabilityHost,
           {
             ip: a.ip,
             mac: a.mac,
@@ -1213,7 +1213,7 @@ class Seeder {
   // ---- incidents
 
   private serviceAssetFindings(): void {
-    const rng = new Rng('service_asset_findings');
+    const rng = new Rng(K.incident);
     const total = this.scaled(400, 16);
     const byFinding = new Map<FindingSpec, AssetSeed[]>();
     for (const f of FINDINGS) {
@@ -1221,7 +1221,7 @@ class Seeder {
       byFinding.set(f, rng.shuffle(cands.length ? cands : this.assets));
     }
     const weights = FINDINGS.map((f) => [f, f.weight] as const);
-    const specs: Omit<IncidentSeed, 'id' | 'findingId' | 'historyIds' | 'occurrences' | 'displayId'>[] = [];
+    const specs: Omit<IncidentSeed, 'id' | 'findingId' | 'historyIds' | 'occurrenceList' | 'displayId'>[] = [];
     for (let i = 0; i < total; i++) {
       const f = rng.weighted(weights);
       const cands = byFinding.get(f)!;
@@ -1249,7 +1249,7 @@ class Seeder {
           : rng.pick(this.assets).ip;
     });
     const order = specs.map((s, i) => [s.createdUs, i] as const).sort((p, q2) => p[0] - q2[0] || p[1] - q2[1]);
-    const I = this.res('service_asset_findings');
+    const I = this.res(K.incident);
     order.forEach(([, i], n) => {
       const s = specs[i]!;
       const f = s.finding;
@@ -1308,7 +1308,7 @@ class Seeder {
         reopened_at: reopenings.length ? ts(reopenings[reopenings.length - 1]!.atUs) : null,
       };
       this.store.create(I, body, { at: ts(s.createdUs) });
-      this.incidents.push({ ...s, id: body.id!, findingId, historyIds: [], occurrences: [], displayId: n + 1 });
+      this.incidents.push({ ...s, id: body.id!, findingId, historyIds: [], occurrenceList: [], displayId: n + 1 });
     });
   }
 
@@ -1362,15 +1362,15 @@ class Seeder {
 
   /** Replaces the rows written by the store's create hook with the full, seeded history. */
   private statusChanges(): void {
-    const rng = new Rng('service_asset_finding_status_changes');
+    const rng = new Rng(K.statusChange);
     this.store.run(
-      `DELETE FROM service_asset_finding_status_changes WHERE service_asset_finding_id IN (SELECT value FROM json_each(?))`,
+      `DELETE FROM ${K.statusChange} WHERE service_asset_finding_id IN (SELECT value FROM json_each(?))`,
       [JSON.stringify(this.incidents.map((i) => i.id))],
     );
     for (const inc of this.incidents) {
       inc.history.forEach((step, j) => {
         const id = this.make(
-          'service_asset_finding_status_changes',
+          K.statusChange,
           {
             service_asset_finding_id: inc.id,
             status: step.status,
@@ -1388,8 +1388,8 @@ class Seeder {
     }
   }
 
-  private occurrences(): void {
-    const rng = new Rng('occurrences');
+  private occurrenceRows(): void {
+    const rng = new Rng(K.occurrence);
     for (const inc of this.incidents) {
       const last = inc.history[inc.history.length - 1]!;
       const endUs = FINAL_STATUSES.includes(last.status) ? last.atUs : ANCHOR_US - MIN_US;
@@ -1406,7 +1406,7 @@ class Seeder {
         const statusChangeId = inc.historyIds[sc]!;
         const fincert = inc.asset.assetGroupIds.length > 0 && inc.asset.role === 'ws-buh' && inc.risklevel >= 7;
         const id = this.make(
-          'occurrences',
+          K.occurrence,
           {
             event_type: inc.finding.source,
             ip: inc.asset.ip,
@@ -1427,13 +1427,13 @@ class Seeder {
           },
           atUs,
         );
-        inc.occurrences.push({ id, atUs, statusChangeId });
+        inc.occurrenceList.push({ id, atUs, statusChangeId });
       }
     }
   }
 
-  private vulnerabilities(): void {
-    const rng = new Rng('vulnerabilities');
+  private vulnerabilityRows(): void {
+    const rng = new Rng(K.vulnerability);
     type Vuln = { pluginId: string; name: string; severity: number; port: number; cvss: string; score: string; risk: string; synopsis: string; solution: string; published: string; finding?: string; applies: (a: AssetSeed) => boolean; remote: boolean; exploitable: boolean };
     const CATALOG: readonly Vuln[] = [
       { pluginId: '201194', name: 'OpenSSH < 9.8 RCE (regreSSHion)', severity: 3, port: 22, cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:H', score: '8.1', risk: 'High', synopsis: 'The SSH server is affected by a remote code execution vulnerability.', solution: 'Upgrade to OpenSSH 9.8 or later.', published: '2024-07-01', finding: 'Уязвимость OpenSSH regreSSHion (CVE-2024-6387)', applies: hasSw('openssh-u', 'openssh-d', 'openssh-r'), remote: true, exploitable: true },
@@ -1447,7 +1447,7 @@ class Seeder {
       { pluginId: '10114', name: 'ICMP Timestamp Request Remote Date Disclosure', severity: 0, port: 0, cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:N', score: '0.0', risk: 'None', synopsis: 'It is possible to determine the exact time set on the remote host.', solution: 'Filter out the ICMP timestamp requests (13), and the outgoing ICMP timestamp replies (14).', published: '1999-08-01', applies: () => true, remote: false, exploitable: false },
     ];
     const vulnOccurrences = new Map<string, string>();
-    for (const inc of this.incidents) if (inc.finding.source === 'vulnerability') vulnOccurrences.set(`${inc.asset.id}|${inc.finding.title}`, inc.occurrences[0]!.id);
+    for (const inc of this.incidents) if (inc.finding.source === 'vulnerability') vulnOccurrences.set(`${inc.asset.id}|${inc.finding.title}`, inc.occurrenceList[0]!.id);
     let made = 0;
     for (const scan of this.hostScans) {
       const a = scan.asset;
@@ -1455,7 +1455,7 @@ class Seeder {
         if (!v.applies(a) || (!scan.authenticated && v.severity < 2) || !rng.chance(v.severity === 0 ? 0.3 : 0.6)) continue;
         const occ = v.finding ? vulnOccurrences.get(`${a.id}|${v.finding}`) ?? null : null;
         this.make(
-          'vulnerabilities',
+          K.vulnerability,
           {
             plugin_id: v.pluginId,
             plugin_name: v.name,
@@ -1491,12 +1491,12 @@ class Seeder {
     }
     if (!made && this.hostScans[0]) {
       const scan = this.hostScans[0];
-      this.make('vulnerabilities', { plugin_id: '10114', plugin_name: 'ICMP Timestamp Request Remote Date Disclosure', severity: 0, protocol: 'icmp', port: 0, vulnerability_host_id: scan.id, service_asset_id: scan.asset.id, vulnerability_scan_id: scan.scanId, risk_factor: 'None' }, scan.endUs + SEC_US);
+      this.make(K.vulnerability, { plugin_id: '10114', plugin_name: 'ICMP Timestamp Request Remote Date Disclosure', severity: 0, protocol: 'icmp', port: 0, vulnerability_host_id: scan.id, service_asset_id: scan.asset.id, vulnerability_scan_id: scan.scanId, risk_factor: 'None' }, scan.endUs + SEC_US);
     }
   }
 
-  private messages(): void {
-    const rng = new Rng('messages');
+  private messageRows(): void {
+    const rng = new Rng(K.message);
     const SOC_NOTES = [
       'Проверили источник {src}: адрес не относится к разрешённым сканерам. Просим подтвердить легитимность активности.',
       'Активность подтверждена, адрес {src} заблокирован на периметре.',
@@ -1525,7 +1525,7 @@ class Seeder {
           const sender = fromSoc ? this.soc(rng) : this.customer(rng);
           const atUs = from + Math.floor(((j + rng.next()) / n) * (to - from));
           this.make(
-            'messages',
+            K.message,
             {
               subject: fromSoc ? `Комментарий аналитика SOC к инциденту #${inc.displayId}` : `Ответ по инциденту #${inc.displayId}`,
               body: fill(rng.pick(fromSoc ? SOC_NOTES : CUSTOMER_NOTES), inc),
@@ -1543,7 +1543,7 @@ class Seeder {
       inc.history.forEach((step, j) => {
         if (step.status !== 'assigned_customer' || !rng.chance(0.15)) return;
         this.make(
-          'messages',
+          K.message,
           {
             subject: `Инцидент #${inc.displayId} назначен на заказчика`,
             body: `Инцидент «${inc.finding.title}» на узле ${inc.asset.host} передан в работу. Риск: ${inc.risklevel}.`,
@@ -1562,7 +1562,7 @@ class Seeder {
     }
     for (const a of rng.sample(this.assets.filter((x) => x.value <= 2), 4)) {
       this.make(
-        'messages',
+        K.message,
         {
           subject: `Плановые работы: ${a.host}`,
           body: `С 22:00 до 02:00 МСК на ${a.host} выполняются плановые работы; срабатывания о недоступности в это окно ожидаемы.`,
@@ -1577,7 +1577,7 @@ class Seeder {
   }
 
   private customFields(): void {
-    const rng = new Rng('custom_fields');
+    const rng = new Rng(K.customField);
     const defs = [
       { key: 'ticket_number', title: 'Номер заявки в ServiceDesk', type: 'string', p: 0.08 },
       { key: 'affected_users', title: 'Затронуто пользователей', type: 'integer', p: 0.03 },
@@ -1587,7 +1587,7 @@ class Seeder {
       { key: 'reported_to_gossopka', title: 'Передано в ГосСОПКА', type: 'boolean', p: 0.02 },
     ] as const;
     const ids = defs.map((d, i) =>
-      this.make('custom_fields', { field_key: d.key, title: d.title, field_type: d.type, order_direction: i }, ANCHOR_US - (HISTORY_DAYS + 2) * DAY_US + i * HOUR_US),
+      this.make(K.customField, { field_key: d.key, title: d.title, field_type: d.type, order_direction: i }, ANCHOR_US - (HISTORY_DAYS + 2) * DAY_US + i * HOUR_US),
     );
     let made = 0;
     for (const inc of this.incidents) {
@@ -1616,7 +1616,7 @@ class Seeder {
             value.boolean_value = rng.chance(0.5);
             break;
         }
-        this.make('custom_field_values', { custom_field_id: ids[i]!, service_asset_finding_id: inc.id, ...value }, atUs);
+        this.make(K.customFieldValue, { custom_field_id: ids[i]!, service_asset_finding_id: inc.id, ...value }, atUs);
         made++;
       });
     }
@@ -1639,7 +1639,7 @@ class Seeder {
     filters.forEach((f, i) => {
       const checks = rng.int(100_000, 50_000_000);
       const id = this.make(
-        'engine_go_filters',
+        K.engineGoFilter,
         { name: f.name, config: f.config, stats: { hit_count: Math.floor(checks * rng.next() * 0.3), hit_eps: rng.dec1(0, 40), check_count: checks, check_eps: rng.dec1(50, 900), check_time: rng.int(2, 80) / 100 } },
         base + i * HOUR_US + rng.int(0, 3599) * SEC_US,
       );
@@ -1677,7 +1677,7 @@ class Seeder {
       { key: 'geoip', name: 'geoip', system: true, content: 'local M = {}\n\nfunction M.country(ip)\n  return geo.lookup(ip).country_iso or "--"\nend\n\nreturn M\n' },
     ];
     modules.forEach((m, i) => {
-      this.moduleIds.set(m.key, this.make('engine_go_modules', { name: m.name, content: m.content, is_system: m.system }, base + (i + 8) * HOUR_US));
+      this.moduleIds.set(m.key, this.make(K.engineGoModule, { name: m.name, content: m.content, is_system: m.system }, base + (i + 8) * HOUR_US));
     });
     const groupId = (name: string) => this.assetGroups.find((g) => g.name === name)?.id;
     const sets: readonly { key: string; name: string; create: boolean; groups: readonly string[] }[] = [
@@ -1690,7 +1690,7 @@ class Seeder {
     ];
     sets.forEach((s, i) => {
       const groups = s.groups.map(groupId).filter((x): x is string => !!x);
-      this.ruleSetIds.set(s.key, this.make('rule_sets', { name: s.name, create_service_asset_findings: s.create, _relations: { service_asset_groups: groups } }, base + (i + 16) * HOUR_US));
+      this.ruleSetIds.set(s.key, this.make(K.ruleSet, { name: s.name, create_service_asset_findings: s.create, _relations: { [K.serviceAssetGroup]: groups } }, base + (i + 16) * HOUR_US));
     });
     const stores: readonly (WriteBody & { key: string })[] = [
       { key: 'whitelist', name: 'Белый список IP-адресов сканеров', description: 'Адреса сканеров уязвимостей и систем мониторинга', values_scheme: [{ name: 'ip', type: 'string', is_key: true }, { name: 'comment', type: 'string', is_key: false }], type: 'list', store_count: INTERNAL_SCANNERS.length + 1, content: [...INTERNAL_SCANNERS, '10.10.30.40'].join('\n') },
@@ -1701,12 +1701,12 @@ class Seeder {
       { key: 'worktime', name: 'Производственный календарь 2026', description: 'Рабочие и праздничные дни', values_scheme: [{ name: 'date', type: 'string', is_key: true }, { name: 'is_workday', type: 'boolean', is_key: false }], type: 'list', store_count: 365 },
     ];
     stores.forEach(({ key, ...body }, i) => {
-      this.valueStoreIds.set(key, this.make('value_stores', { version: rng.int(1, 12), ...body }, base + (i + 24) * HOUR_US));
+      this.valueStoreIds.set(key, this.make(K.valueStore, { version: rng.int(1, 12), ...body }, base + (i + 24) * HOUR_US));
     });
   }
 
   private engineGoRules(): void {
-    const rng = new Rng('engine_go_rules');
+    const rng = new Rng(K.engineGoRule);
     const folders = { windows: rng.uuid(), linux: rng.uuid(), network: rng.uuid() };
     const correlation = FINDINGS.filter((f) => f.rule);
     const extras: FindingSpec[] = [
@@ -1714,7 +1714,7 @@ class Seeder {
       { ...FINDINGS[9]!, title: 'Ретроспективный поиск IoC за 30 дней', weight: 0 },
     ];
     const occCount = new Map<FindingSpec, number>();
-    for (const inc of this.incidents) occCount.set(inc.finding, (occCount.get(inc.finding) ?? 0) + inc.occurrences.length);
+    for (const inc of this.incidents) occCount.set(inc.finding, (occCount.get(inc.finding) ?? 0) + inc.occurrenceList.length);
     [...correlation, ...extras].forEach((f, i) => {
       const r = f.rule!;
       const extra = i >= correlation.length;
@@ -1743,7 +1743,7 @@ class Seeder {
       const createdUs = ANCHOR_US - (HISTORY_DAYS + 2) * DAY_US + i * 3 * HOUR_US + rng.int(0, 3599) * SEC_US;
       const sample = sampleEvent(r, createdUs, rng.pick(ATTACKERS), this.assets[0]!, 'ivanov.ea');
       const id = this.make(
-        'engine_go_rules',
+        K.engineGoRule,
         {
           name: f.title,
           frontend_data: {
@@ -1804,12 +1804,12 @@ class Seeder {
           is_error: f.type === 'exfiltration' && f.port === 53 ? 1 : 0,
           running_at: ts(ANCHOR_US - rng.int(1, 3600) * SEC_US),
           _relations: {
-            engine_go_filters: filters.map((k) => this.filterIds.get(k)!),
-            engine_go_modules: [this.moduleIds.get('common')!, ...(windows ? [this.moduleIds.get('ad')!] : []), ...(stores.includes('worktime') ? [this.moduleIds.get('worktime')!] : []), ...(f.type === 'c2' ? [this.moduleIds.get('geoip')!] : [])],
-            rule_sets: sets.map((k) => this.ruleSetIds.get(k)!),
-            value_stores: stores.map((k) => this.valueStoreIds.get(k)!),
-            software_groups: swGroups.map((k) => this.swGroupIds.get(k as SwGroupKey)!),
-            service_asset_findings: incidents,
+            [K.engineGoFilter]: filters.map((k) => this.filterIds.get(k)!),
+            [K.engineGoModule]: [this.moduleIds.get('common')!, ...(windows ? [this.moduleIds.get('ad')!] : []), ...(stores.includes('worktime') ? [this.moduleIds.get('worktime')!] : []), ...(f.type === 'c2' ? [this.moduleIds.get('geoip')!] : [])],
+            [K.ruleSet]: sets.map((k) => this.ruleSetIds.get(k)!),
+            [K.valueStore]: stores.map((k) => this.valueStoreIds.get(k)!),
+            [K.softwareGroup]: swGroups.map((k) => this.swGroupIds.get(k as SwGroupKey)!),
+            [K.incident]: incidents,
           },
         },
         createdUs,
@@ -1820,17 +1820,17 @@ class Seeder {
   }
 
   private engineGoResults(): void {
-    const rng = new Rng('engine_go_results');
+    const rng = new Rng(K.engineGoResult);
     let made = 0;
     for (const inc of this.incidents) {
       const ruleId = this.ruleIds.get(inc.finding);
       if (!ruleId || !inc.finding.rule) continue;
-      inc.occurrences.forEach((occ, j) => {
+      inc.occurrenceList.forEach((occ, j) => {
         if (!(j === 0 ? rng.chance(0.18) : rng.chance(0.05)) && !(made === 0 && inc === this.incidents[this.incidents.length - 1])) return;
         const user = rng.pick(['ivanov.ea', 'smirnov.pk', 'svc_backup', 'administrator', 'popov.an', 'kozlova.iv']);
         const event = sampleEvent(inc.finding.rule!, occ.atUs, inc.srcIp, inc.asset, user);
         this.make(
-          'engine_go_results',
+          K.engineGoResult,
           {
             rule_id: ruleId,
             analysis_output: inc.finding.rule!.template.replace(/\{\{ \.(First|Last)\.([\w.]+) \}\}/g, (_, _w: string, field: string) => String(event[field] ?? '—')).replace(/\{\{ \.(Count|Unique) \}\}/g, String(inc.finding.rule!.count + rng.int(0, 20))),
@@ -1844,7 +1844,7 @@ class Seeder {
             asset_info: { ip: inc.asset.ip, hostname: inc.asset.host, fqdn: inc.asset.fqdn, mac: inc.asset.mac },
             incident_identifier: inc.id,
             metadata: JSON.stringify({ rule_version: 3, engine: 'engine-go 3.7.2', collector: 'siem-col-01', window_ms: inc.finding.rule!.windowSec * 1000 }),
-            _relations: { service_asset_groups: inc.asset.assetGroupIds },
+            _relations: { [K.serviceAssetGroup]: inc.asset.assetGroupIds },
           },
           occ.atUs,
         );
@@ -1856,7 +1856,7 @@ class Seeder {
     for (let i = 0; i < 3; i++) {
       const atUs = ANCHOR_US - rng.int(1, 20) * DAY_US + rng.int(0, 86_399) * SEC_US;
       this.make(
-        'engine_go_results',
+        K.engineGoResult,
         {
           rule_id: this.ruleIds.get(dns)!,
           analysis_output: null,
@@ -1872,7 +1872,7 @@ class Seeder {
   }
 
   private complianceRules(): void {
-    const rng = new Rng('rules');
+    const rng = new Rng(K.rule);
     const defs: readonly (readonly [name: string, query: string, blacklist: boolean, sets: readonly string[]])[] = [
       ['Запрещено: TeamViewer', 'teamviewer', true, ['compliance']],
       ['Запрещено: AnyDesk', 'anydesk', true, ['compliance']],
@@ -1889,8 +1889,8 @@ class Seeder {
     ];
     defs.forEach(([name, query, blacklist, sets], i) => {
       this.make(
-        'rules',
-        { trace_id: rng.uuid(), name, query, blacklist_entry: blacklist, _relations: { rule_sets: sets.map((k) => this.ruleSetIds.get(k)!) } },
+        K.rule,
+        { trace_id: rng.uuid(), name, query, blacklist_entry: blacklist, _relations: { [K.ruleSet]: sets.map((k) => this.ruleSetIds.get(k)!) } },
         ANCHOR_US - (HISTORY_DAYS + 1) * DAY_US + i * HOUR_US + rng.int(0, 3599) * SEC_US,
       );
     });
@@ -1907,7 +1907,7 @@ class Seeder {
       { key: 'email', name: 'Send email notification', description: 'Sends an e-mail to the asset owner', command: '/opt/radar/scripts/sendmail.py --to {{to}} --subject {{subject}}', parameters: ['to', 'subject'], enabled: false },
     ];
     scripts.forEach((s, i) => {
-      this.scriptIds.set(s.key, this.make('integration_scripts', { name: s.name, description: s.description, command: s.command, parameters: [...s.parameters], enabled: s.enabled }, ANCHOR_US - (HISTORY_DAYS - 5) * DAY_US + i * HOUR_US));
+      this.scriptIds.set(s.key, this.make(K.integrationScript, { name: s.name, description: s.description, command: s.command, parameters: [...s.parameters], enabled: s.enabled }, ANCHOR_US - (HISTORY_DAYS - 5) * DAY_US + i * HOUR_US));
     });
     const p = (name: string, value: string, fromLogline: boolean, strategy: 'first' | 'last' = 'first') => ({ parameter_name: name, parameter_value: value, from_logline: fromLogline, strategy });
     const byTitle = (prefix: string) => [...this.ruleIds.entries()].find(([f]) => f.title.startsWith(prefix))?.[1];
@@ -1930,7 +1930,7 @@ class Seeder {
       if (!ruleId) return;
       const author = this.users.filter((u) => u.team === 'soc')[i % 6]!;
       this.make(
-        'engine_go_rules_integration_actions',
+        K.integrationAction,
         { rule_id: ruleId, integration_script_id: this.scriptIds.get(script)!, params, state },
         ANCHOR_US - (HISTORY_DAYS - 10) * DAY_US + i * 5 * HOUR_US + rng.int(0, 3599) * SEC_US,
         // user_id is read-only through the API (taken from Pgr-User-Id): set as the server does.
@@ -1940,7 +1940,7 @@ class Seeder {
   }
 
   private inputSources(): void {
-    const rng = new Rng('input_sources');
+    const rng = new Rng(K.inputSource);
     const pipeline = (...steps: string[]) => steps.map((name, i) => ({ id: `step-${i + 1}`, name, type: i === 0 ? 'parser' : 'normalizer', enabled: true }));
     const defs: readonly { name: string; type: string; vendor: string; display: string; port: number; input: string; steps: readonly string[]; assets: (a: AssetSeed) => boolean; active?: boolean; min?: number; max?: number }[] = [
       { name: 'windows-security', type: 'windows_eventlog', vendor: 'Microsoft', display: 'Windows Security (WEC)', port: 5986, input: 'raw-json', steps: ['json', 'windows_security'], assets: isWin },
@@ -1958,7 +1958,7 @@ class Seeder {
       const members = this.assets.filter(d.assets).map((a) => a.id);
       this.inputSourceIds.push(
         this.make(
-          'input_sources',
+          K.inputSource,
           {
             trace_id: rng.uuid(),
             name: d.name,
@@ -1974,7 +1974,7 @@ class Seeder {
             check_max_value: d.max ?? null,
             input_type: d.input,
             pipelines: pipeline(...d.steps),
-            _relations: { service_assets: members },
+            _relations: { [K.serviceAsset]: members },
           },
           ANCHOR_US - (HISTORY_DAYS + 4) * DAY_US + i * 2 * HOUR_US + rng.int(0, 3599) * SEC_US,
         ),
@@ -1982,8 +1982,8 @@ class Seeder {
     });
   }
 
-  private agents(): void {
-    const rng = new Rng('agents');
+  private agentRows(): void {
+    const rng = new Rng(K.agent);
     const defs: readonly { name: string; host: string; ip: string; os: string; status: 'online' | 'offline' | 'error'; sources: readonly number[]; pending: boolean }[] = [
       { name: 'agent-msk-dc1-01', host: 'siem-col-01.corp.local', ip: '10.10.30.11', os: 'Astra Linux Special Edition 1.7.5', status: 'online', sources: [0, 1, 4], pending: false },
       { name: 'agent-msk-dc1-02', host: 'siem-col-02.corp.local', ip: '10.10.30.12', os: 'Astra Linux Special Edition 1.7.5', status: 'online', sources: [2, 3, 6], pending: true },
@@ -2008,7 +2008,7 @@ class Seeder {
       // config_version / applied_at are set by apply_config only; the seed records earlier publications.
       const versions = rng.int(1, 9);
       this.make(
-        'agents',
+        K.agent,
         {
           name: d.name,
           hostname: d.host,
@@ -2019,7 +2019,7 @@ class Seeder {
           last_seen_at: ts(lastSeenUs),
           config,
           pending_config: d.pending ? { ...config, log_level: 'debug', buffer_size_mb: 512 } : null,
-          _relations: { input_sources: d.sources.map((s) => this.inputSourceIds[s]!) },
+          _relations: { [K.inputSource]: d.sources.map((s) => this.inputSourceIds[s]!) },
         },
         createdUs,
         { config_version: versions, applied_at: ts(createdUs + rng.int(1, 60) * DAY_US) },
@@ -2033,14 +2033,14 @@ class Seeder {
    * incident twice).
    */
   private finishIncidents(): void {
-    const incidents = this.res('service_asset_findings');
+    const incidents = this.res(K.incident);
     for (const inc of this.incidents) {
-      const lastOcc = inc.occurrences[inc.occurrences.length - 1]!;
+      const lastOcc = inc.occurrenceList[inc.occurrenceList.length - 1]!;
       const lastStep = inc.history[inc.history.length - 1]!;
       this.store.updateSet(
         incidents,
         [inc.id],
-        { last_occurrence_id: lastOcc.id, c_occurrence_count: inc.occurrences.length },
+        { last_occurrence_id: lastOcc.id, c_occurrence_count: inc.occurrenceList.length },
         { source: 'seed', at: ts(Math.max(lastOcc.atUs, lastStep.atUs)) },
       );
     }

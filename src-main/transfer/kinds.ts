@@ -31,13 +31,8 @@ export function computedKeys(r: ResourceDef): Set<string> {
   return s;
 }
 
-const ALIASES: Record<string, string> = {
-  incidents: 'service_asset_findings',
-  serviceassets: 'service_assets',
-  'service-assets': 'service_assets',
-  assets: 'service_assets',
-  statuschanges: 'service_asset_finding_status_changes',
-};
+/** Other names of the kinds, as their declarations give them. */
+const ALIASES = new Map(RESOURCES.flatMap((r) => (r.aliases ?? []).map((a): [string, string] => [a, r.name])));
 
 /** A resource by its name, its public list path (incidents, serviceAssets) or the vendor's alias (logmule_go_*). */
 export function kindByName(name: string): ResourceDef | undefined {
@@ -45,7 +40,8 @@ export function kindByName(name: string): ResourceDef | undefined {
   const direct = findResource(n) ?? findResource(n.toLowerCase());
   if (direct) return direct;
   const lower = n.toLowerCase();
-  if (ALIASES[lower]) return findResource(ALIASES[lower]);
+  const alias = ALIASES.get(lower);
+  if (alias) return findResource(alias);
   if (lower.startsWith('logmule_go_')) return findResource(`engine_go_${lower.slice('logmule_go_'.length)}`);
   return undefined;
 }
@@ -53,7 +49,7 @@ export function kindByName(name: string): ResourceDef | undefined {
 const ALL_NAMES: [string, string][] = [
   ...RESOURCES.map((r): [string, string] => [r.name, r.name]),
   ...RESOURCES.filter((r) => r.name.startsWith('engine_go_')).map((r): [string, string] => [`logmule_go_${r.name.slice('engine_go_'.length)}`, r.name]),
-  ...Object.entries(ALIASES),
+  ...ALIASES,
 ].sort((a, b) => b[0].length - a[0].length);
 
 /** The resource a file name starts with (`service_asset_findings-2024….ndjson`, `incidents.csv`). */

@@ -31,6 +31,7 @@ import { RemoteClient, RemoteError, type RemoteConfig } from '../instances/remot
 import { Runner } from '../store/query/runner';
 import { KeyVault, vaultFileFor, type KeyCipher } from '../instances/vault';
 import { BEFORE_ANY, ORIGIN_LISTS, PUBLIC_API, searchPath, UNAVAILABLE, type OriginList } from '../../src-shared/sync/lists';
+import { K } from '../../src-shared/resources/kinds';
 import { RemoteVersions, remoteTs, setOrigin } from '../store/origin';
 import { CancelledError, TransferError } from './errors';
 import { removeDbFiles } from './import';
@@ -38,19 +39,10 @@ import { at, RecordImport } from './records';
 import { planOf } from './validate';
 
 export { PUBLIC_API };
-export const STATUS_SEARCH = searchPath('service_asset_finding_status_changes');
+export const STATUS_SEARCH = searchPath(K.statusChange);
 
 /** What a finished snapshot reports: the records it holds. */
-const COUNTED = [
-  'findings',
-  'service_assets',
-  'service_asset_findings',
-  'occurrences',
-  'service_asset_finding_status_changes',
-  'custom_fields',
-  'custom_field_values',
-  'messages',
-] as const;
+const COUNTED = [K.finding, K.serviceAsset, K.incident, K.occurrence, K.statusChange, K.customField, K.customFieldValue, K.message] as const;
 
 /** Lists paged on their own (the others come with each page of incidents). */
 const PAGED = ORIGIN_LISTS.filter((l) => !l.relatedBy);
@@ -246,7 +238,7 @@ export async function snapshot(opts: SnapshotOptions): Promise<SnapshotSummary> 
           for (const rl of RELATED) {
             const note = rl.key === 'status_changes' ? cp.status_changes : related[rl.key];
             if (note?.startsWith('unavailable')) continue;
-            if (rl.key === 'custom_field_values' && related.custom_fields?.startsWith('unavailable')) {
+            if (rl.resource === K.customFieldValue && related[K.customField]?.startsWith('unavailable')) {
               related[rl.key] = 'unavailable: custom fields could not be copied';
               continue;
             }

@@ -200,13 +200,13 @@ export function createClient(o: ClientOptions) {
         update: (body: Record<string, unknown> & { id: string }) => d(op('update'), { body }) as Promise<ApiRecord>,
         delete: (id: string) => d(op('delete'), { params: { id } }) as Promise<{ id: string }>,
         group: (group_field: string, filters?: SearchRequest['filters'], opts: { signal?: AbortSignal } = {}) =>
-          d(op('group'), { body: { group_field, filters }, signal: opts.signal }) as Promise<AnswerOf<'rules.group'>>,
+          d(op('group'), { body: { group_field, filters }, signal: opts.signal }) as Promise<AnswerOf<`${ResourceName}.group`>>,
         massCreate: (items: Record<string, unknown>[]) => d(op('mass_create'), { body: { items } }) as Promise<ApiPage>,
-        massDelete: (ids: string[]) => d(op('mass_delete'), { body: { ids } }) as Promise<AnswerOf<'rules.mass_delete'>>,
-        massUpdate: (ids: string[], field: string, value: unknown) => d(op('mass_update'), { body: { ids, field, value } }) as Promise<AnswerOf<'rules.mass_update'>>,
-        massUpdateFields: (ids: string[], fields: Record<string, unknown>) => d(op('mass_update'), { body: { ids, fields } }) as Promise<AnswerOf<'rules.mass_update'>>,
-        deleteAll: (filters?: SearchRequest['filters']) => d(op('delete_all'), { body: filters ? { filters } : undefined }) as Promise<AnswerOf<'rules.delete_all'>>,
-        meta: () => d(op('meta')) as Promise<AnswerOf<'rules.meta'>>,
+        massDelete: (ids: string[]) => d(op('mass_delete'), { body: { ids } }) as Promise<AnswerOf<`${ResourceName}.mass_delete`>>,
+        massUpdate: (ids: string[], field: string, value: unknown) => d(op('mass_update'), { body: { ids, field, value } }) as Promise<AnswerOf<`${ResourceName}.mass_update`>>,
+        massUpdateFields: (ids: string[], fields: Record<string, unknown>) => d(op('mass_update'), { body: { ids, fields } }) as Promise<AnswerOf<`${ResourceName}.mass_update`>>,
+        deleteAll: (filters?: SearchRequest['filters']) => d(op('delete_all'), { body: filters ? { filters } : undefined }) as Promise<AnswerOf<`${ResourceName}.delete_all`>>,
+        meta: () => d(op('meta')) as Promise<AnswerOf<`${ResourceName}.meta`>>,
       };
     }
 

@@ -6,6 +6,7 @@
 // by the platform's own created_at, then by id). Local databases and snapshots have the
 // operation itself (POST /console/v1/incidents/status): one request, one transaction.
 import type { IncidentStatus } from '../resources/fields';
+import { K } from '../resources/kinds';
 import type { StatusChangeAnswer } from '../schemas/incident-status';
 
 type Rec = Record<string, unknown> & { id: string };
@@ -30,7 +31,7 @@ export interface StatusChangeOptions {
 }
 
 const PAGE = 1000;
-const STATUS_CHANGES = 'service_asset_finding_status_changes';
+const STATUS_CHANGES = K.statusChange;
 
 const request = (filters: unknown[], include: string[], offset: number) => ({
   include_fields: include,
@@ -102,10 +103,10 @@ export async function changeStatusOnPlatform(p: PlatformCalls, rawIds: readonly 
   }
   const unknown = ids.filter((id) => !previous.has(id));
   if (unknown.length) {
-    for (const r of await all(p, 'service_asset_findings', [{ field: 'id', filter_type: 'intersection', value: unknown }], ['id', 'status'])) previous.set(r.id.toLowerCase(), String(r.status));
+    for (const r of await all(p, K.incident, [{ field: 'id', filter_type: 'intersection', value: unknown }], ['id', 'status'])) previous.set(r.id.toLowerCase(), String(r.status));
   }
   const before = await rowsWith(p, ids, status);
-  const codes = new Map((await p.massUpdate('service_asset_findings', ids, 'status', status)).results.map((r) => [r.id.toLowerCase(), r.error_code]));
+  const codes = new Map((await p.massUpdate(K.incident, ids, 'status', status)).results.map((r) => [r.id.toLowerCase(), r.error_code]));
   const after = await rowsWith(p, ids, status);
   const results = ids.map((id) => {
     const code = codes.get(id) ?? 11003;
@@ -115,7 +116,7 @@ export async function changeStatusOnPlatform(p: PlatformCalls, rawIds: readonly 
   const ok = results.filter((r) => r.error_code === 0);
   if (note && ok.length) {
     const made = await p.massCreate(
-      'messages',
+      K.message,
       ok.map((r) => ({
         subject: note.subject,
         body: note.body ?? '',

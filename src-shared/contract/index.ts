@@ -68,7 +68,7 @@ export function operations(): readonly OperationDef[] {
     list.push(...genericOperationsOf(r.name));
     list.push(...named.filter((op) => op.tag === r.name && op.path.startsWith(API_BASES.v2)));
   }
-  list.push(...genericOperationsOf('agents', API_BASES.cm, 'cm.'));
+  for (const r of RESOURCES) if (r.apis?.includes('cm')) list.push(...genericOperationsOf(r.name, API_BASES.cm, 'cm.'));
   list.push(...named.filter((op) => !op.path.startsWith(API_BASES.v2)));
   list.push(...scanOperations());
   list.push(...(Object.values(publicOperations()) as OperationDef[]));

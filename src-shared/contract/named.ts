@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ERR } from '../errors';
 import { getResource } from '../resources/index';
+import { K } from '../resources/kinds';
 import { UUID_RE } from '../schemas/common';
 import {
   customFieldValueUpdateSchema,
@@ -25,34 +26,34 @@ const B = API_BASES.v2;
 
 /** Generic operations each resource's named endpoints replace. */
 export const NAMED_OVERRIDES: Readonly<Record<string, readonly GenericOp[]>> = {
-  engine_go_rules: ['search'],
-  rules: ['create', 'update'],
-  service_assets: ['update'],
-  occurrences: ['create'],
-  custom_field_values: ['update'],
-  engine_go_rules_integration_actions: ['create'],
+  [K.engineGoRule]: ['search'],
+  [K.rule]: ['create', 'update'],
+  [K.serviceAsset]: ['update'],
+  [K.occurrence]: ['create'],
+  [K.customFieldValue]: ['update'],
+  [K.integrationAction]: ['create'],
 };
 
 const record = (name: string) => recordSchemaOf(getResource(name));
 
 /** The rule update's answer: related entities are null (spec), their ids under `_relations`. */
 const ruleUpdated = once(() =>
-  record('rules')
-    .extend({ rule_sets: z.null().describe('related entities are null in this answer (spec)') })
+  record(K.rule)
+    .extend({ [K.ruleSet]: z.null().describe('related entities are null in this answer (spec)') })
     .meta({ id: 'RuleUpdated', description: 'the updated rule; its rule set ids under `_relations.rule_sets`' }),
 );
 
 /** The occurrence create's answer: the record with its incident, status change, vulnerabilities and first result. */
 const occurrenceCreated = once(() =>
-  record('occurrences')
-    .omit({ engine_go_results: true })
-    .extend({ engine_go_result: relatedRecordSchemaOf(getResource('engine_go_results')).nullable().describe('the correlation result of this occurrence, if any') })
+  record(K.occurrence)
+    .omit({ [K.engineGoResult]: true })
+    .extend({ engine_go_result: relatedRecordSchemaOf(getResource(K.engineGoResult)).nullable().describe('the correlation result of this occurrence, if any') })
     .meta({ id: 'OccurrenceCreated', description: 'the created occurrence with its related data' }),
 );
 
 /** The custom field value update's answer: related entities are null (spec). */
 const customFieldValueUpdated = once(() =>
-  record('custom_field_values')
+  record(K.customFieldValue)
     .extend({ custom_field: z.null(), service_asset_finding: z.null() })
     .meta({ id: 'CustomFieldValueUpdated', description: 'the updated value; related entities are null in this answer (spec)' }),
 );
@@ -61,18 +62,18 @@ const ruleSearch = (path: 'search' | 'search_with_update_reload') =>
   defineOperation(
     lazily(
       {
-        operationId: `engine_go_rules.${path}`,
+        operationId: `${K.engineGoRule}.${path}`,
         method: 'POST',
-        path: `${B}/engine_go_rules/${path}`,
-        tag: 'engine_go_rules',
+        path: `${B}/${K.engineGoRule}/${path}`,
+        tag: K.engineGoRule,
         summary: path === 'search' ? 'Search correlation rules (with reload update)' : 'Search correlation rules (with reload update): the published address',
         description:
           'The search request, as every search; the rules it answers get `reload = false` (they are answered as found, before the change). ' +
-          (path === 'search' ? 'The published example calls the same operation `search_with_update_reload`.' : 'The same operation as `engine_go_rules/search`.'),
+          (path === 'search' ? 'The published example calls the same operation `search_with_update_reload`.' : `The same operation as \`${K.engineGoRule}/search\`.`),
       },
       {
         body: () => searchRequestSchema,
-        responses: () => ({ 200: listSchema(partialRecordSchemaOf(getResource('engine_go_rules'))).describe('a page of matching rules and the number of all matches'), ...errorAnswers(400, 401, 500) }),
+        responses: () => ({ 200: listSchema(partialRecordSchemaOf(getResource(K.engineGoRule))).describe('a page of matching rules and the number of all matches'), ...errorAnswers(400, 401, 500) }),
       },
     ),
   );
@@ -81,10 +82,10 @@ const ruleUpdate = (method: 'PUT' | 'POST') =>
   defineOperation(
     lazily(
       {
-        operationId: method === 'PUT' ? 'rules.update' : 'rules.update_post',
+        operationId: method === 'PUT' ? `${K.rule}.update` : `${K.rule}.update_post`,
         method,
-        path: `${B}/rules/update`,
-        tag: 'rules',
+        path: `${B}/${K.rule}/update`,
+        tag: K.rule,
         summary: `Update a software compliance rule${method === 'POST' ? ' (POST)' : ''}`,
         description:
           `Partial update. \`trace_id\`, \`id\`, \`name\` and \`query\` are required; \`query\` (tsquery syntax) is validated before anything is stored (400 \`${ERR.invalidQuery}\`). ` +
@@ -102,10 +103,10 @@ const assetUpdate = (method: 'PUT' | 'POST') =>
   defineOperation(
     lazily(
       {
-        operationId: method === 'PUT' ? 'service_assets.update' : 'service_assets.update_post',
+        operationId: method === 'PUT' ? `${K.serviceAsset}.update` : `${K.serviceAsset}.update_post`,
         method,
-        path: `${B}/service_assets/update`,
-        tag: 'service_assets',
+        path: `${B}/${K.serviceAsset}/update`,
+        tag: K.serviceAsset,
         summary: `Update an asset${method === 'POST' ? ' (POST)' : ''}`,
         description:
           'Partial update of an asset; `trace_id`, `id`, `type`, `name` and `location` are required. `_relations` sets its links (hardware, results, messages, interfaces, incidents, groups, software, vulnerabilities, hosts). ' +
@@ -114,7 +115,7 @@ const assetUpdate = (method: 'PUT' | 'POST') =>
       },
       {
         body: () => serviceAssetUpdateSchema,
-        responses: () => ({ 200: record('service_assets').describe('the asset with its related lists'), ...errorAnswers(400, 401, 404, 500) }),
+        responses: () => ({ 200: record(K.serviceAsset).describe('the asset with its related lists'), ...errorAnswers(400, 401, 404, 500) }),
       },
     ),
   );
@@ -125,10 +126,10 @@ export const namedOperations = once(() => ({
     rules_create: defineOperation(
       lazily(
         {
-          operationId: 'rules.create',
+          operationId: `${K.rule}.create`,
           method: 'POST',
-          path: `${B}/rules/create`,
-          tag: 'rules',
+          path: `${B}/${K.rule}/create`,
+          tag: K.rule,
           summary: 'Create a software compliance rule',
           description:
             `\`trace_id\`, \`name\` (unique, at most 250 characters) and \`query\` (tsquery syntax, validated before anything is stored) are required; \`blacklist_entry\` says the software must not be installed. ` +
@@ -136,7 +137,7 @@ export const namedOperations = once(() => ({
         },
         {
           body: () => ruleCreateSchema,
-          responses: () => ({ 201: record('rules').describe('the created rule with its rule sets'), ...errorAnswers(400, 401, 409, 500) }),
+          responses: () => ({ 201: record(K.rule).describe('the created rule with its rule sets'), ...errorAnswers(400, 401, 409, 500) }),
         },
       ),
     ),
@@ -147,10 +148,10 @@ export const namedOperations = once(() => ({
     occurrences_create: defineOperation(
       lazily(
         {
-          operationId: 'occurrences.create',
+          operationId: `${K.occurrence}.create`,
           method: 'POST',
-          path: `${B}/occurrences/create`,
-          tag: 'occurrences',
+          path: `${B}/${K.occurrence}/create`,
+          tag: K.occurrence,
           summary: 'Create an occurrence',
           description:
             'Every field of the occurrence but `id` and the timestamps is required (spec). Answers the occurrence with its incident (`service_asset_finding`), status change, vulnerabilities, its correlation result (`engine_go_result`) and `_relations`.',
@@ -164,10 +165,10 @@ export const namedOperations = once(() => ({
     custom_field_values_update: defineOperation(
       lazily(
         {
-          operationId: 'custom_field_values.update',
+          operationId: `${K.customFieldValue}.update`,
           method: 'PUT',
-          path: `${B}/custom_field_values/update`,
-          tag: 'custom_field_values',
+          path: `${B}/${K.customFieldValue}/update`,
+          tag: K.customFieldValue,
           summary: 'Update a custom field value',
           description:
             'Partial update; `id`, `created_at`, `updated_at`, `custom_field_id` and `service_asset_finding_id` are required (the server keeps its own timestamps). Related entities in the body are ignored; in the answer they are null (spec).',
@@ -181,10 +182,10 @@ export const namedOperations = once(() => ({
     engine_go_rules_integration_actions_create: defineOperation(
       lazily(
         {
-          operationId: 'engine_go_rules_integration_actions.create',
+          operationId: `${K.integrationAction}.create`,
           method: 'POST',
-          path: `${B}/engine_go_rules_integration_actions/create`,
-          tag: 'engine_go_rules_integration_actions',
+          path: `${B}/${K.integrationAction}/create`,
+          tag: K.integrationAction,
           summary: 'Add an active action to a correlation rule',
           description:
             `Needs the header \`Pgr-User-Id\` (a uuid: \`${ERR.missingUidHeader}\`, \`${ERR.uidNotUuid}\`). \`rule_id\`, \`integration_script_id\`, \`params\` and \`state\` are required; ` +
@@ -195,17 +196,17 @@ export const namedOperations = once(() => ({
             'pgr-user-id': z.string().regex(UUID_RE, ERR.uidNotUuid).meta({ format: 'uuid', description: 'the user adding the action (written Pgr-User-Id)' }),
           }),
           body: () => integrationActionCreateSchema,
-          responses: () => ({ 201: record('engine_go_rules_integration_actions').describe('the created action'), ...errorAnswers(400, 401, 500) }),
+          responses: () => ({ 201: record(K.integrationAction).describe('the created action'), ...errorAnswers(400, 401, 500) }),
         },
       ),
     ),
     agents_apply_config: defineOperation(
       lazily(
         {
-          operationId: 'cm.agents.apply_config',
+          operationId: `cm.${K.agent}.apply_config`,
           method: 'POST',
-          path: `${API_BASES.cm}/agents/{id}/apply_config`,
-          tag: 'agents',
+          path: `${API_BASES.cm}/${K.agent}/{id}/apply_config`,
+          tag: K.agent,
           summary: "Publish an agent's pending configuration",
           description: 'The pending configuration becomes the applied one (its version counts up). Answers 200 with an empty body.',
         },

@@ -148,7 +148,6 @@ const sortKeys = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntr
 const STATUS_TEXTS: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content' };
 
 const TAG_TEXTS: Record<string, string> = {
-  agents: 'Collection agents (also under the agent-management API, /cm/api/v2/agents).',
   sonar: 'Service discovery: TCP connect probes of the configured ports.',
   public: 'Public API v1: finding types, incidents and assets with the standard filters; the incident status and risk updates; the incident create of the routing port.',
   instances: 'The master host’s instance list (ids for PgrSelectedInstance).',

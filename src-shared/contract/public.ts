@@ -16,6 +16,9 @@ import { API_BASES, defineOperation, once, pascal, lazily } from './operation';
 
 const P = API_BASES.public;
 
+/** A public path in snake case (`serviceAssets` → `service_assets`), as operationIds and schema names write it. */
+const snake = (path: string): string => path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
 const stringOrList = () => z.union([z.string(), z.array(z.string())]);
 
 const OPERATOR_PATTERN = `^(${STANDARD_OPERATORS.join('|')})(,.*)?$`;
@@ -69,7 +72,7 @@ export function publicObjectSchemaOf(e: PublicEntity): z.ZodObject {
     shape[name] = rel.kind === 'belongsTo' ? target.nullable() : z.array(target);
   }
   shape.front_link = z.string().meta({ format: 'uri', description: "the console's address of this object" });
-  const made = z.strictObject(shape).meta({ id: `Public${pascal(e.path === 'serviceAssets' ? 'service_asset' : e.path.replace(/s$/, ''))}` });
+  const made = z.strictObject(shape).meta({ id: `Public${pascal(snake(e.path).replace(/s$/, ''))}` });
   objectSchemas.set(e.path, made);
   return made;
 }
@@ -81,7 +84,7 @@ export const publicOperations = once(() => {
     defineOperation(
       lazily(
         {
-          operationId: `public.${e.path === 'serviceAssets' ? 'service_assets' : e.path}.list`,
+          operationId: `public.${snake(e.path)}.list`,
           method: 'GET',
           path: `${P}/${e.path}`,
           tag: 'public',

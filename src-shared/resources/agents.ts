@@ -1,5 +1,6 @@
 import { f, rel } from './fields';
 import type { ResourceDef } from './types';
+import { K } from './kinds';
 
 export const AGENT_STATUSES = ['online', 'offline', 'error'] as const;
 
@@ -8,10 +9,11 @@ export const AGENT_STATUSES = ['online', 'offline', 'error'] as const;
  * (pending becomes `config`, `config_version` + 1, `applied_at` now).
  */
 export const agents: ResourceDef = {
-  name: 'agents',
-  table: 'agents',
+  name: K.agent,
+  table: K.agent,
   title: { en: 'Collection agents', ru: 'Агенты сбора' },
   label: 'name',
+  apis: ['cm'],
   fields: {
     name: f.str({ required: true, notNull: true }),
     hostname: f.str(),
@@ -26,6 +28,6 @@ export const agents: ResourceDef = {
     applied_at: f.ts({ readOnly: true }),
   },
   relations: {
-    input_sources: rel.manyToMany('input_sources', 'input_source_agents', 'agent_id', 'input_source_id'),
+    [K.inputSource]: rel.manyToMany(K.inputSource, 'input_source_agents', 'agent_id', 'input_source_id'),
   },
 };

@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import { f, rel } from './fields';
 import type { ResourceDef } from './types';
+import { K } from './kinds';
 
 /** Values of custom fields on incidents (spec: Custom field value). */
 export const customFieldValues: ResourceDef = {
-  name: 'custom_field_values',
-  table: 'custom_field_values',
+  name: K.customFieldValue,
+  table: K.customFieldValue,
   title: { en: 'Custom field values', ru: 'Значения пользовательских полей' },
   label: 'string_value',
   fields: {
-    custom_field_id: f.ref('custom_fields', 'restrict', { required: true, notNull: true }),
-    service_asset_finding_id: f.ref('service_asset_findings', 'cascade', { required: true, notNull: true }),
+    custom_field_id: f.ref(K.customField, 'restrict', { required: true, notNull: true }),
+    service_asset_finding_id: f.ref(K.incident, 'cascade', { required: true, notNull: true }),
     string_value: f.str(),
     integer_value: f.int(),
     float_value: f.num(),
@@ -22,8 +23,8 @@ export const customFieldValues: ResourceDef = {
     boolean_value: f.bool(),
   },
   relations: {
-    custom_field: rel.belongsTo('custom_fields', 'custom_field_id'),
-    service_asset_finding: rel.belongsTo('service_asset_findings', 'service_asset_finding_id'),
+    custom_field: rel.belongsTo(K.customField, 'custom_field_id'),
+    service_asset_finding: rel.belongsTo(K.incident, 'service_asset_finding_id'),
   },
   indexes: [['service_asset_finding_id', 'custom_field_id']],
 };

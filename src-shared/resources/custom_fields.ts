@@ -1,12 +1,13 @@
 import { f, rel } from './fields';
 import type { ResourceDef } from './types';
+import { K } from './kinds';
 
 export const CUSTOM_FIELD_TYPES = ['string', 'integer', 'float', 'date', 'json', 'boolean'] as const;
 
 /** Custom incident fields defined by the platform's users. */
 export const customFields: ResourceDef = {
-  name: 'custom_fields',
-  table: 'custom_fields',
+  name: K.customField,
+  table: K.customField,
   title: { en: 'Custom fields', ru: 'Пользовательские поля' },
   label: 'title',
   fields: {
@@ -16,6 +17,6 @@ export const customFields: ResourceDef = {
     order_direction: f.int({ default: 0 }),
   },
   relations: {
-    custom_field_values: rel.hasMany('custom_field_values', 'custom_field_id'),
+    [K.customFieldValue]: rel.hasMany(K.customFieldValue, 'custom_field_id'),
   },
 };

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { f, rel } from './fields';
 import type { ResourceDef } from './types';
 import { conditionSchema, filterStatsSchema } from '../schemas/correlation';
+import { K } from './kinds';
 
 /** Rule filters: reusable condition lists. */
 export const engineGoFilters: ResourceDef = {
-  name: 'engine_go_filters',
-  table: 'engine_go_filters',
+  name: K.engineGoFilter,
+  table: K.engineGoFilter,
   title: { en: 'Rule filters', ru: 'Фильтры правил' },
   label: 'name',
   fields: {
@@ -15,6 +16,6 @@ export const engineGoFilters: ResourceDef = {
     stats: f.obj({ schema: filterStatsSchema }),
   },
   relations: {
-    engine_go_rules: rel.manyToMany('engine_go_rules', 'engine_go_rule_filters', 'engine_go_filter_id', 'engine_go_rule_id'),
+    [K.engineGoRule]: rel.manyToMany(K.engineGoRule, 'engine_go_rule_filters', 'engine_go_filter_id', 'engine_go_rule_id'),
   },
 };

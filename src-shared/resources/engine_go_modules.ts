@@ -1,10 +1,11 @@
 import { f, rel } from './fields';
 import type { ResourceDef } from './types';
+import { K } from './kinds';
 
 /** Rule modules: shared Lua code. */
 export const engineGoModules: ResourceDef = {
-  name: 'engine_go_modules',
-  table: 'engine_go_modules',
+  name: K.engineGoModule,
+  table: K.engineGoModule,
   title: { en: 'Rule modules', ru: 'Модули правил' },
   label: 'name',
   fields: {
@@ -13,6 +14,6 @@ export const engineGoModules: ResourceDef = {
     is_system: f.bool({ default: false }),
   },
   relations: {
-    engine_go_rules: rel.manyToMany('engine_go_rules', 'engine_go_rule_modules', 'engine_go_module_id', 'engine_go_rule_id'),
+    [K.engineGoRule]: rel.manyToMany(K.engineGoRule, 'engine_go_rule_modules', 'engine_go_module_id', 'engine_go_rule_id'),
   },
 };

@@ -2,11 +2,12 @@ import { f, rel } from './fields';
 import type { ResourceDef } from './types';
 import { frontendDataSchema, ruleSettingsSchema, ruleStatsSchema } from '../schemas/correlation';
 import { z } from 'zod';
+import { K } from './kinds';
 
 /** Correlation rules (vendor name logmule_go_rules). */
 export const engineGoRules: ResourceDef = {
-  name: 'engine_go_rules',
-  table: 'engine_go_rules',
+  name: K.engineGoRule,
+  table: K.engineGoRule,
   title: { en: 'Correlation rules', ru: 'Правила корреляции' },
   label: 'name',
   fields: {
@@ -16,7 +17,7 @@ export const engineGoRules: ResourceDef = {
     settings: f.obj({ schema: ruleSettingsSchema }),
     active: f.bool({ default: false }),
     reload: f.bool({ description: 'the rule must be reloaded after an update; set by every write, cleared by the reload search' }),
-    finding_id: f.ref('findings'),
+    finding_id: f.ref(K.finding),
     content_folder_id: f.uuid(),
     description: f.str(),
     lua: f.str(),
@@ -33,15 +34,15 @@ export const engineGoRules: ResourceDef = {
     },
   },
   relations: {
-    finding: rel.belongsTo('findings', 'finding_id'),
-    engine_go_filters: rel.manyToMany('engine_go_filters', 'engine_go_rule_filters', 'engine_go_rule_id', 'engine_go_filter_id'),
-    engine_go_modules: rel.manyToMany('engine_go_modules', 'engine_go_rule_modules', 'engine_go_rule_id', 'engine_go_module_id'),
-    engine_go_results: rel.hasMany('engine_go_results', 'rule_id'),
-    rule_sets: rel.manyToMany('rule_sets', 'engine_go_rule_rule_sets', 'engine_go_rule_id', 'rule_set_id'),
-    service_asset_findings: rel.manyToMany('service_asset_findings', 'engine_go_rule_incidents', 'engine_go_rule_id', 'service_asset_finding_id'),
-    value_stores: rel.manyToMany('value_stores', 'engine_go_rule_value_stores', 'engine_go_rule_id', 'value_store_id'),
-    software_groups: rel.manyToMany('software_groups', 'software_group_engine_go_rules', 'engine_go_rule_id', 'software_group_id'),
-    integration_actions: rel.hasMany('engine_go_rules_integration_actions', 'rule_id'),
+    finding: rel.belongsTo(K.finding, 'finding_id'),
+    [K.engineGoFilter]: rel.manyToMany(K.engineGoFilter, 'engine_go_rule_filters', 'engine_go_rule_id', 'engine_go_filter_id'),
+    [K.engineGoModule]: rel.manyToMany(K.engineGoModule, 'engine_go_rule_modules', 'engine_go_rule_id', 'engine_go_module_id'),
+    [K.engineGoResult]: rel.hasMany(K.engineGoResult, 'rule_id'),
+    [K.ruleSet]: rel.manyToMany(K.ruleSet, 'engine_go_rule_rule_sets', 'engine_go_rule_id', 'rule_set_id'),
+    [K.incident]: rel.manyToMany(K.incident, 'engine_go_rule_incidents', 'engine_go_rule_id', 'service_asset_finding_id'),
+    [K.valueStore]: rel.manyToMany(K.valueStore, 'engine_go_rule_value_stores', 'engine_go_rule_id', 'value_store_id'),
+    [K.softwareGroup]: rel.manyToMany(K.softwareGroup, 'software_group_engine_go_rules', 'engine_go_rule_id', 'software_group_id'),
+    integration_actions: rel.hasMany(K.integrationAction, 'rule_id'),
   },
   indexes: [['active', 'name']],
 };

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { f, rel } from './fields';
 import type { ResourceDef } from './types';
+import { K } from './kinds';
 
 /** Finding types: what an incident is an instance of (spec: Finding type). */
 export const findings: ResourceDef = {
-  name: 'findings',
-  table: 'findings',
+  name: K.finding,
+  table: K.finding,
   title: { en: 'Finding types', ru: 'Типы инцидентов' },
   label: 'title',
   fields: {
@@ -36,9 +37,9 @@ export const findings: ResourceDef = {
     itsm_last_synced_at: f.ts(),
   },
   relations: {
-    service_asset_findings: rel.hasMany('service_asset_findings', 'finding_id'),
-    engine_go_rules: rel.hasMany('engine_go_rules', 'finding_id'),
-    messages: rel.hasMany('messages', 'finding_id'),
+    [K.incident]: rel.hasMany(K.incident, 'finding_id'),
+    [K.engineGoRule]: rel.hasMany(K.engineGoRule, 'finding_id'),
+    [K.message]: rel.hasMany(K.message, 'finding_id'),
   },
   indexes: [['type', 'title']],
 };

@@ -1,10 +1,11 @@
 import { f, rel } from './fields';
 import type { ResourceDef } from './types';
+import { K } from './kinds';
 
 /** Hardware found on assets. */
 export const hardwareInformations: ResourceDef = {
-  name: 'hardware_informations',
-  table: 'hardware_informations',
+  name: K.hardwareInformation,
+  table: K.hardwareInformation,
   title: { en: 'Hardware', ru: 'Оборудование' },
   label: 'name',
   fields: {
@@ -14,9 +15,9 @@ export const hardwareInformations: ResourceDef = {
     serial_number: f.str(),
     additional_info: f.str(),
     is_old: f.bool({ default: false }),
-    service_asset_id: f.ref('service_assets'),
+    service_asset_id: f.ref(K.serviceAsset),
   },
   relations: {
-    service_asset: rel.belongsTo('service_assets', 'service_asset_id'),
+    service_asset: rel.belongsTo(K.serviceAsset, 'service_asset_id'),
   },
 };

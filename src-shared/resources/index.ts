@@ -27,8 +27,10 @@ import { valueStores } from './value_stores';
 import { vulnerabilities } from './vulnerabilities';
 import { vulnerabilityHosts } from './vulnerability_hosts';
 import type { FieldDef, FieldKind, RelationDef, ResourceDef } from './types';
+import { K } from './kinds';
 
 export * from './types';
+export { OCCURRENCE_EVENT_TYPES } from './occurrences';
 
 /** In dependency order: a resource comes after the ones its required references point at. */
 export const RESOURCES: readonly ResourceDef[] = [
@@ -151,6 +153,16 @@ export function linkTables(): { table: string; a: { col: string; target: string 
 
 /** Checks the declarations against each other; throws on the first inconsistency. */
 export function validateRegistry(): void {
+  const names = new Set<string>(Object.values(K));
+  for (const r of RESOURCES) if (!names.delete(r.name)) throw new Error(`${r.name}: not named in K (kinds.ts)`);
+  if (names.size) throw new Error(`K names ${[...names].join(', ')}, declared by no resource`);
+  const aliases = new Set<string>();
+  for (const r of RESOURCES) {
+    for (const a of r.aliases ?? []) {
+      if (byName.has(a) || aliases.has(a) || a !== a.toLowerCase()) throw new Error(`${r.name}: alias ${a} is taken or not lower case`);
+      aliases.add(a);
+    }
+  }
   const tables = new Set<string>();
   for (const r of RESOURCES) {
     if (tables.has(r.table)) throw new Error(`table ${r.table} declared twice`);

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { f, rel } from './fields';
 import type { ResourceDef } from './types';
+import { K } from './kinds';
 
 /** Log input sources (spec: InputSource). */
 export const inputSources: ResourceDef = {
-  name: 'input_sources',
-  table: 'input_sources',
+  name: K.inputSource,
+  table: K.inputSource,
   title: { en: 'Input sources', ru: 'Источники событий' },
   label: 'name',
   fields: {
@@ -25,7 +26,7 @@ export const inputSources: ResourceDef = {
     pipelines: f.arr({ schema: z.array(z.looseObject({})), default: [] }),
   },
   relations: {
-    agents: rel.manyToMany('agents', 'input_source_agents', 'input_source_id', 'agent_id'),
-    service_assets: rel.manyToMany('service_assets', 'input_source_service_assets', 'input_source_id', 'service_asset_id'),
+    [K.agent]: rel.manyToMany(K.agent, 'input_source_agents', 'input_source_id', 'agent_id'),
+    [K.serviceAsset]: rel.manyToMany(K.serviceAsset, 'input_source_service_assets', 'input_source_id', 'service_asset_id'),
   },
 };

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { f, rel } from './fields';
 import type { ResourceDef } from './types';
+import { K } from './kinds';
 
 /** Integration scripts (commands) that active actions run. */
 export const integrationScripts: ResourceDef = {
-  name: 'integration_scripts',
-  table: 'integration_scripts',
+  name: K.integrationScript,
+  table: K.integrationScript,
   title: { en: 'Integration scripts', ru: 'Интеграционные сценарии' },
   label: 'name',
   fields: {
@@ -16,6 +17,6 @@ export const integrationScripts: ResourceDef = {
     enabled: f.bool({ default: true }),
   },
   relations: {
-    engine_go_rules_integration_actions: rel.hasMany('engine_go_rules_integration_actions', 'integration_script_id'),
+    [K.integrationAction]: rel.hasMany(K.integrationAction, 'integration_script_id'),
   },
 };

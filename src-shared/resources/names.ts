@@ -4,6 +4,7 @@
 import { computed } from './fields';
 import { dict, fieldOf, getResource } from './index';
 import type { ResourceDef } from './types';
+import { K } from './kinds';
 
 /** Fields that hold a user uuid: named from the database's people directory (short name). */
 const PEOPLE_FIELDS = new Set(['user_id', 'acknowledged_by', 'updated_by', 'edited_by', 'sender_id']);
@@ -32,7 +33,7 @@ export function nameColumns(r: ResourceDef): NameColumn[] {
     } else if (PEOPLE_FIELDS.has(fk)) {
       out.push({ fk, name: `${base(fk)}_short_name`, sql: `(SELECT p.short_name FROM console_people p WHERE p.id = t."${fk}")` });
     } else if (fk === 'group_id') {
-      out.push({ fk, name: 'group_name', sql: `(SELECT g.name FROM "${getResource('responsible_groups').table}" g WHERE g.id = t."${fk}")` });
+      out.push({ fk, name: 'group_name', sql: `(SELECT g.name FROM "${getResource(K.responsibleGroup).table}" g WHERE g.id = t."${fk}")` });
     }
   }
   return out;

@@ -1,12 +1,13 @@
 import { computed, f, rel } from './fields';
 import type { ResourceDef } from './types';
+import { K } from './kinds';
 
-const asset = (col: string) => `(SELECT a.${col} FROM service_assets a WHERE a.id = t.service_asset_id)`;
+const asset = (col: string) => `(SELECT a.${col} FROM ${K.serviceAsset} a WHERE a.id = t.service_asset_id)`;
 
 /** Network interfaces of assets; the asset's own fields are computed alongside. */
 export const networkInterfaces: ResourceDef = {
-  name: 'network_interfaces',
-  table: 'network_interfaces',
+  name: K.networkInterface,
+  table: K.networkInterface,
   title: { en: 'Network interfaces', ru: 'Сетевые интерфейсы' },
   label: 'ip',
   fields: {
@@ -15,7 +16,7 @@ export const networkInterfaces: ResourceDef = {
     mac: f.str(),
     fqdn: f.str(),
     os: f.str(),
-    service_asset_id: f.ref('service_assets'),
+    service_asset_id: f.ref(K.serviceAsset),
     edited_by: f.str(),
   },
   computed: {
@@ -25,12 +26,12 @@ export const networkInterfaces: ResourceDef = {
     service_asset_network_exposure: computed('int', asset('network_exposure')),
     service_asset_group_names: computed(
       'json',
-      `(SELECT json_group_array(g.name) FROM service_asset_group_members m JOIN service_asset_groups g ON g.id = m.service_asset_group_id WHERE m.service_asset_id = t.service_asset_id)`,
+      `(SELECT json_group_array(g.name) FROM service_asset_group_members m JOIN ${K.serviceAssetGroup} g ON g.id = m.service_asset_group_id WHERE m.service_asset_id = t.service_asset_id)`,
       { jsonShape: 'array' },
     ),
     has_service_asset: computed('bool', `(t.service_asset_id IS NOT NULL)`),
   },
   relations: {
-    service_asset: rel.belongsTo('service_assets', 'service_asset_id'),
+    service_asset: rel.belongsTo(K.serviceAsset, 'service_asset_id'),
   },
 };

@@ -1,5 +1,6 @@
 import { f, rel } from './fields';
 import type { ResourceDef } from './types';
+import { K } from './kinds';
 
 export const OCCURRENCE_EVENT_TYPES = [
   'manual_source',
@@ -11,8 +12,8 @@ export const OCCURRENCE_EVENT_TYPES = [
 
 /** Occurrences: each sighting of an incident (spec: Occurrence). */
 export const occurrences: ResourceDef = {
-  name: 'occurrences',
-  table: 'occurrences',
+  name: K.occurrence,
+  table: K.occurrence,
   title: { en: 'Occurrences', ru: 'Срабатывания' },
   label: 'ip',
   fields: {
@@ -23,8 +24,8 @@ export const occurrences: ResourceDef = {
     port: f.int({ min: 0, max: 65535 }),
     start_occurrence: f.str(),
     end_occurrence: f.str(),
-    service_asset_finding_status_change_id: f.ref('service_asset_finding_status_changes'),
-    service_asset_finding_id: f.ref('service_asset_findings', 'cascade'),
+    service_asset_finding_status_change_id: f.ref(K.statusChange),
+    service_asset_finding_id: f.ref(K.incident, 'cascade'),
     incident_identifier: f.str(),
     fincert_sync_status: f.num(),
     fincert_id: f.str(),
@@ -34,10 +35,10 @@ export const occurrences: ResourceDef = {
     sopka_sync_result: f.str(),
   },
   relations: {
-    service_asset_finding: rel.belongsTo('service_asset_findings', 'service_asset_finding_id'),
-    service_asset_finding_status_change: rel.belongsTo('service_asset_finding_status_changes', 'service_asset_finding_status_change_id'),
-    engine_go_results: rel.hasMany('engine_go_results', 'occurrence_id'),
-    vulnerabilities: rel.hasMany('vulnerabilities', 'occurrence_id'),
+    service_asset_finding: rel.belongsTo(K.incident, 'service_asset_finding_id'),
+    service_asset_finding_status_change: rel.belongsTo(K.statusChange, 'service_asset_finding_status_change_id'),
+    [K.engineGoResult]: rel.hasMany(K.engineGoResult, 'occurrence_id'),
+    [K.vulnerability]: rel.hasMany(K.vulnerability, 'occurrence_id'),
   },
   indexes: [['service_asset_finding_id', 'created_at']],
 };

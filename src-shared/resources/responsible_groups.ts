@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import { f, rel } from './fields';
 import type { ResourceDef } from './types';
+import { K } from './kinds';
 
 /** Responsible groups: the teams that own assets; a tree through parent_group. */
 export const responsibleGroups: ResourceDef = {
-  name: 'responsible_groups',
-  table: 'responsible_groups',
+  name: K.responsibleGroup,
+  table: K.responsibleGroup,
   title: { en: 'Responsible groups', ru: 'Ответственные группы' },
   label: 'name',
   fields: {
     name: f.str({ required: true, notNull: true }),
-    parent_group: f.ref('responsible_groups'),
+    parent_group: f.ref(K.responsibleGroup),
     realm_id: f.str(),
     email: f.str(),
     phone_number: f.str(),
@@ -22,9 +23,9 @@ export const responsibleGroups: ResourceDef = {
     user_ids: f.arr({ schema: z.array(z.string()), default: [] }),
   },
   relations: {
-    parent: rel.belongsTo('responsible_groups', 'parent_group'),
-    service_assets: rel.hasMany('service_assets', 'responsible_group_id'),
-    service_asset_groups: rel.hasMany('service_asset_groups', 'responsible_group_id'),
+    parent: rel.belongsTo(K.responsibleGroup, 'parent_group'),
+    [K.serviceAsset]: rel.hasMany(K.serviceAsset, 'responsible_group_id'),
+    [K.serviceAssetGroup]: rel.hasMany(K.serviceAssetGroup, 'responsible_group_id'),
   },
   tree: { parent: 'parent_group' },
 };

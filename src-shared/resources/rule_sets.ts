@@ -1,10 +1,11 @@
 import { f, rel } from './fields';
 import type { ResourceDef } from './types';
+import { K } from './kinds';
 
 /** Rule sets: groups of correlation and compliance rules applied to asset groups. */
 export const ruleSets: ResourceDef = {
-  name: 'rule_sets',
-  table: 'rule_sets',
+  name: K.ruleSet,
+  table: K.ruleSet,
   title: { en: 'Rule sets', ru: 'Наборы правил' },
   label: 'name',
   fields: {
@@ -12,8 +13,8 @@ export const ruleSets: ResourceDef = {
     create_service_asset_findings: f.bool({ default: false }),
   },
   relations: {
-    engine_go_rules: rel.manyToMany('engine_go_rules', 'engine_go_rule_rule_sets', 'rule_set_id', 'engine_go_rule_id'),
-    rules: rel.manyToMany('rules', 'rule_set_rules', 'rule_set_id', 'rule_id'),
-    service_asset_groups: rel.manyToMany('service_asset_groups', 'rule_set_asset_groups', 'rule_set_id', 'service_asset_group_id'),
+    [K.engineGoRule]: rel.manyToMany(K.engineGoRule, 'engine_go_rule_rule_sets', 'rule_set_id', 'engine_go_rule_id'),
+    [K.rule]: rel.manyToMany(K.rule, 'rule_set_rules', 'rule_set_id', 'rule_id'),
+    [K.serviceAssetGroup]: rel.manyToMany(K.serviceAssetGroup, 'rule_set_asset_groups', 'rule_set_id', 'service_asset_group_id'),
   },
 };

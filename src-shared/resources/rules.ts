@@ -2,11 +2,12 @@ import { f, rel } from './fields';
 import type { ResourceDef } from './types';
 import { ApiError, ERR } from '../errors';
 import { isValidTsQuery } from '../tsquery';
+import { K } from './kinds';
 
 /** Software compliance rules: a tsquery over installed software (spec: Software compliance rule). */
 export const rules: ResourceDef = {
-  name: 'rules',
-  table: 'rules',
+  name: K.rule,
+  table: K.rule,
   title: { en: 'Compliance rules', ru: 'Правила соответствия ПО' },
   label: 'name',
   fields: {
@@ -21,6 +22,6 @@ export const rules: ResourceDef = {
     },
   },
   relations: {
-    rule_sets: rel.manyToMany('rule_sets', 'rule_set_rules', 'rule_id', 'rule_set_id'),
+    [K.ruleSet]: rel.manyToMany(K.ruleSet, 'rule_set_rules', 'rule_id', 'rule_set_id'),
   },
 };

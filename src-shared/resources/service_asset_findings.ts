@@ -1,10 +1,12 @@
 import { f, INCIDENT_STATUSES, RISK_BANDS, rel, riskBand, STATUS_RANK_SQL } from './fields';
 import type { ResourceDef } from './types';
+import { K } from './kinds';
 
 /** Incidents (spec: Incident record). `risk` follows `risklevel` by the CVSS bands unless given. */
 export const serviceAssetFindings: ResourceDef = {
-  name: 'service_asset_findings',
-  table: 'service_asset_findings',
+  name: K.incident,
+  table: K.incident,
+  aliases: ['incidents'],
   title: { en: 'Incidents', ru: 'Инциденты' },
   label: 'title',
   fields: {
@@ -15,8 +17,8 @@ export const serviceAssetFindings: ResourceDef = {
     mitigation: f.str(),
     status: f.str({ enum: INCIDENT_STATUSES, notNull: true, default: 'new' }),
     risklevel: f.num({ min: 0, max: 10, notNull: true, default: 0 }),
-    service_asset_id: f.ref('service_assets', 'restrict'),
-    finding_id: f.ref('findings', 'restrict'),
+    service_asset_id: f.ref(K.serviceAsset, 'restrict'),
+    finding_id: f.ref(K.finding, 'restrict'),
     analysis_output: f.str(),
     synopsis: f.str(),
     title: f.str(),
@@ -39,7 +41,7 @@ export const serviceAssetFindings: ResourceDef = {
     c_occurrence_count: f.int({ default: 0 }),
     // The platform spells this field with a Cyrillic "с" first (spec: Incident record).
     с_customer_retention_time: f.int(),
-    last_occurrence_id: f.ref('occurrences'),
+    last_occurrence_id: f.ref(K.occurrence),
     itsm_last_synced_at: f.ts(),
     itsm_sync_status: f.str(),
     external_id: f.int(),
@@ -61,14 +63,14 @@ export const serviceAssetFindings: ResourceDef = {
     },
   },
   relations: {
-    service_asset: rel.belongsTo('service_assets', 'service_asset_id'),
-    finding: rel.belongsTo('findings', 'finding_id'),
-    last_occurrence: rel.belongsTo('occurrences', 'last_occurrence_id'),
-    occurrences: rel.hasMany('occurrences', 'service_asset_finding_id'),
-    status_changes: rel.hasMany('service_asset_finding_status_changes', 'service_asset_finding_id'),
-    messages: rel.hasMany('messages', 'service_asset_finding_id'),
-    custom_field_values: rel.hasMany('custom_field_values', 'service_asset_finding_id'),
-    engine_go_rules: rel.manyToMany('engine_go_rules', 'engine_go_rule_incidents', 'service_asset_finding_id', 'engine_go_rule_id'),
+    service_asset: rel.belongsTo(K.serviceAsset, 'service_asset_id'),
+    finding: rel.belongsTo(K.finding, 'finding_id'),
+    last_occurrence: rel.belongsTo(K.occurrence, 'last_occurrence_id'),
+    [K.occurrence]: rel.hasMany(K.occurrence, 'service_asset_finding_id'),
+    status_changes: rel.hasMany(K.statusChange, 'service_asset_finding_id'),
+    [K.message]: rel.hasMany(K.message, 'service_asset_finding_id'),
+    [K.customFieldValue]: rel.hasMany(K.customFieldValue, 'service_asset_finding_id'),
+    [K.engineGoRule]: rel.manyToMany(K.engineGoRule, 'engine_go_rule_incidents', 'service_asset_finding_id', 'engine_go_rule_id'),
   },
   hooks: {
     beforeWrite(values) {

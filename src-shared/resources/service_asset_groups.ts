@@ -1,11 +1,12 @@
 import { f, rel } from './fields';
 import type { ResourceDef } from './types';
 import { z } from 'zod';
+import { K } from './kinds';
 
 /** Asset groups: by network ranges, domain or regex; rule sets apply to them. */
 export const serviceAssetGroups: ResourceDef = {
-  name: 'service_asset_groups',
-  table: 'service_asset_groups',
+  name: K.serviceAssetGroup,
+  table: K.serviceAssetGroup,
   title: { en: 'Asset groups', ru: 'Группы активов' },
   label: 'name',
   fields: {
@@ -21,13 +22,13 @@ export const serviceAssetGroups: ResourceDef = {
     responsible_person: f.str(),
     technical_specialist: f.str(),
     system_id: f.str(),
-    responsible_group_id: f.ref('responsible_groups'),
+    responsible_group_id: f.ref(K.responsibleGroup),
     edited_by: f.str(),
   },
   relations: {
-    responsible_group: rel.belongsTo('responsible_groups', 'responsible_group_id'),
-    service_assets: rel.manyToMany('service_assets', 'service_asset_group_members', 'service_asset_group_id', 'service_asset_id'),
-    rule_sets: rel.manyToMany('rule_sets', 'rule_set_asset_groups', 'service_asset_group_id', 'rule_set_id'),
-    engine_go_results: rel.manyToMany('engine_go_results', 'engine_go_result_asset_groups', 'service_asset_group_id', 'engine_go_result_id'),
+    responsible_group: rel.belongsTo(K.responsibleGroup, 'responsible_group_id'),
+    [K.serviceAsset]: rel.manyToMany(K.serviceAsset, 'service_asset_group_members', 'service_asset_group_id', 'service_asset_id'),
+    [K.ruleSet]: rel.manyToMany(K.ruleSet, 'rule_set_asset_groups', 'service_asset_group_id', 'rule_set_id'),
+    [K.engineGoResult]: rel.manyToMany(K.engineGoResult, 'engine_go_result_asset_groups', 'service_asset_group_id', 'engine_go_result_id'),
   },
 };

@@ -91,6 +91,10 @@ export interface ResourceDef {
   indexes?: readonly (readonly string[])[];
   /** A tree resource: children_all / parents_all walk this parent field. */
   tree?: { parent: string };
+  /** Other names a file or `--kind` may give the kind (its public list's path, short forms), lower case. */
+  aliases?: readonly string[];
+  /** APIs besides the data-management one that serve the kind's generic operations (`cm`: agent management, /cm/api/v2). */
+  apis?: readonly 'cm'[];
   /** Instance actions shown by _meta besides the generic ones. */
   instanceActions?: readonly { action: string; params: readonly string[] }[];
   /** Pure checks and derivations run on every write path (HTTP, bulk, import). */

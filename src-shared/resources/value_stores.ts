@@ -1,11 +1,12 @@
 import { f, rel } from './fields';
 import type { ResourceDef } from './types';
 import { valuesSchemeSchema } from '../schemas/correlation';
+import { K } from './kinds';
 
 /** Value stores: tables rules read and write (lists, counters, external databases). */
 export const valueStores: ResourceDef = {
-  name: 'value_stores',
-  table: 'value_stores',
+  name: K.valueStore,
+  table: K.valueStore,
   title: { en: 'Value stores', ru: 'Хранилища значений' },
   label: 'name',
   fields: {
@@ -26,6 +27,6 @@ export const valueStores: ResourceDef = {
     tollerId: f.str(),
   },
   relations: {
-    engine_go_rules: rel.manyToMany('engine_go_rules', 'engine_go_rule_value_stores', 'value_store_id', 'engine_go_rule_id'),
+    [K.engineGoRule]: rel.manyToMany(K.engineGoRule, 'engine_go_rule_value_stores', 'value_store_id', 'engine_go_rule_id'),
   },
 };

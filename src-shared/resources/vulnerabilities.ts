@@ -1,10 +1,11 @@
 import { f, rel } from './fields';
 import type { ResourceDef } from './types';
+import { K } from './kinds';
 
 /** Vulnerabilities reported by scanners (spec: Vulnerability). */
 export const vulnerabilities: ResourceDef = {
-  name: 'vulnerabilities',
-  table: 'vulnerabilities',
+  name: K.vulnerability,
+  table: K.vulnerability,
   title: { en: 'Vulnerabilities', ru: 'Уязвимости' },
   label: 'plugin_name',
   fields: {
@@ -15,15 +16,15 @@ export const vulnerabilities: ResourceDef = {
     additional_data: f.obj(),
     protocol: f.str(),
     port: f.int({ min: 0, max: 65535 }),
-    occurrence_id: f.ref('occurrences'),
+    occurrence_id: f.ref(K.occurrence),
     synopsis: f.str(),
-    vulnerability_host_id: f.ref('vulnerability_hosts'),
+    vulnerability_host_id: f.ref(K.vulnerabilityHost),
     exploitable: f.bool({ default: false }),
     plugin_output: f.str(),
     solution: f.str(),
     compare_port: f.int(),
     compare_protocol: f.str(),
-    service_asset_id: f.ref('service_assets'),
+    service_asset_id: f.ref(K.serviceAsset),
     vulnerability_scan_id: f.str(),
     external: f.bool({ default: false }),
     remote_exploitable: f.bool({ default: false }),
@@ -36,8 +37,8 @@ export const vulnerabilities: ResourceDef = {
     publication_date: f.str(),
   },
   relations: {
-    occurrence: rel.belongsTo('occurrences', 'occurrence_id'),
-    vulnerability_host: rel.belongsTo('vulnerability_hosts', 'vulnerability_host_id'),
-    service_asset: rel.belongsTo('service_assets', 'service_asset_id'),
+    occurrence: rel.belongsTo(K.occurrence, 'occurrence_id'),
+    vulnerability_host: rel.belongsTo(K.vulnerabilityHost, 'vulnerability_host_id'),
+    service_asset: rel.belongsTo(K.serviceAsset, 'service_asset_id'),
   },
 };

@@ -1,12 +1,12 @@
 // Bodies of the spec's named endpoints, with the spec's own error texts.
 import { z } from 'zod';
 import { ERR } from '../errors';
-import { getResource } from '../resources/index';
-import { OCCURRENCE_EVENT_TYPES } from '../resources/occurrences';
+import { getResource, OCCURRENCE_EVENT_TYPES } from '../resources/index';
 import { isValidTsQuery } from '../tsquery';
 import { timestampSchema, UUID_RE, uuidSchema } from './common';
 import { fieldInputSchema, requiredMsg, writeShape, type WriteBody } from './resource';
 import { integrationParamSchema } from './correlation';
+import { K } from '../resources/kinds';
 
 const textOr = (onMissing: string, onWrong: string) => (iss: { input?: unknown }) => (iss.input === undefined ? onMissing : onWrong);
 
@@ -22,10 +22,10 @@ const ruleQuery = z
   .refine(isValidTsQuery, ERR.invalidQuery)
   .describe('PostgreSQL tsquery syntax, validated before anything is stored');
 
-const ruleRelations = z.strictObject({ rule_sets: z.array(z.string(), { error: ERR.ruleSetsBad }).optional() }).optional();
+const ruleRelations = z.strictObject({ [K.ruleSet]: z.array(z.string(), { error: ERR.ruleSetsBad }).optional() }).optional();
 
 const ruleBase = (mode: 'create' | 'update') => {
-  const shape = writeShape(getResource('rules'), mode);
+  const shape = writeShape(getResource(K.rule), mode);
   return {
     ...shape,
     trace_id: z.string({ error: textOr('trace_id is required', 'trace_id should be a string') }),
@@ -51,7 +51,7 @@ export const ruleUpdateSchema = z.strictObject({ ...ruleBase('update'), id: mode
 const req = (name: string) => ({ error: requiredMsg(name) });
 export const serviceAssetUpdateSchema = z
   .strictObject({
-    ...writeShape(getResource('service_assets'), 'update'),
+    ...writeShape(getResource(K.serviceAsset), 'update'),
     trace_id: z.string(req('trace_id')).describe('action trace id for audit'),
     type: z.string(req('type')),
     name: z.string(req('name')).min(1, 'name should not be empty'),
@@ -61,7 +61,7 @@ export const serviceAssetUpdateSchema = z
 
 // ---- occurrences (POST /occurrences/create): every field required
 
-const occ = getResource('occurrences');
+const occ = getResource(K.occurrence);
 export const occurrenceCreateSchema = z
   .strictObject({
     // A client-supplied id is honoured on every create (README: client-supplied ids).
@@ -78,7 +78,7 @@ export const occurrenceCreateSchema = z
 
 // ---- custom field values (PUT /custom_field_values/update)
 
-const cfv = getResource('custom_field_values');
+const cfv = getResource(K.customFieldValue);
 export const customFieldValueUpdateSchema = z
   .strictObject({
     ...writeShape(cfv, 'update'),

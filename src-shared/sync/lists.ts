@@ -1,3 +1,4 @@
+import { K } from '../resources/kinds';
 // The records a snapshot copies from its origin and a pull keeps up to date, in reference order
 // (incidents point at finding types and assets; status changes, messages and custom field
 // values at incidents).
@@ -17,13 +18,13 @@ export interface OriginList {
 }
 
 export const ORIGIN_LISTS: readonly OriginList[] = [
-  { key: 'findings', resource: 'findings', publicPath: 'findings' },
-  { key: 'service_assets', resource: 'service_assets', publicPath: 'serviceAssets' },
-  { key: 'custom_fields', resource: 'custom_fields' },
-  { key: 'incidents', resource: 'service_asset_findings', publicPath: 'incidents', load: ['occurrences'] },
-  { key: 'status_changes', resource: 'service_asset_finding_status_changes', relatedBy: 'service_asset_finding_id' },
-  { key: 'messages', resource: 'messages', relatedBy: 'service_asset_finding_id' },
-  { key: 'custom_field_values', resource: 'custom_field_values', relatedBy: 'service_asset_finding_id' },
+  { key: K.finding, resource: K.finding, publicPath: 'findings' },
+  { key: K.serviceAsset, resource: K.serviceAsset, publicPath: 'serviceAssets' },
+  { key: K.customField, resource: K.customField },
+  { key: 'incidents', resource: K.incident, publicPath: 'incidents', load: [K.occurrence] },
+  { key: 'status_changes', resource: K.statusChange, relatedBy: 'service_asset_finding_id' },
+  { key: K.message, resource: K.message, relatedBy: 'service_asset_finding_id' },
+  { key: K.customFieldValue, resource: K.customFieldValue, relatedBy: 'service_asset_finding_id' },
 ];
 
 /**

@@ -18,9 +18,10 @@ export interface Served {
 
 /**
  * `db`: a database made beforehand; by default a copy of the seeded demo database (the one
- * `serve` makes on a new file), or a new file when `extra` names a `--seed`.
+ * `serve` makes on a new file), or a new file when `extra` names a `--seed`. `env`: added to the
+ * server process's environment.
  */
-export async function startServe(extra: string[] = [], db?: string): Promise<Served & { stop(): Promise<void> }> {
+export async function startServe(extra: string[] = [], db?: string, env?: NodeJS.ProcessEnv): Promise<Served & { stop(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-e2e-'));
   const file = db ?? path.join(dir, 'e2e.sqlite');
   if (db === undefined && !extra.includes('--seed')) copyDemoDatabase(file);
@@ -28,7 +29,7 @@ export async function startServe(extra: string[] = [], db?: string): Promise<Ser
   const child = spawn(
     process.execPath,
     ['out/main/cli.js', 'serve', '--db', file, '--port', '0', '--routing-port', '0', '--api-key', apiKey, ...extra],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env },
   );
   let out = '';
   let err = '';

@@ -11,13 +11,11 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDatabase } from '../../src-main/store/db';
-import { seedDemo } from '../../src-main/store/seed';
-import { Store } from '../../src-main/store/store';
 import { getResource } from '../../src-shared/resources/index';
 import { stringify } from 'csv-stringify/sync';
 import { ROOT } from '../helpers/cli';
 import { parseCsv } from '../helpers/csv';
+import { copyDemoDatabase } from '../helpers/seed';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 // Each test runs the command line several times; on a loaded machine that takes a while.
@@ -30,10 +28,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   if (!fs.existsSync(path.join(ROOT, 'out/main/cli.js'))) throw new Error('the command line is not built: run `npx electron-vite build` (npm test builds it first)');
-  src = path.join(tmp, 'src.sqlite');
-  const { db } = openDatabase(src);
-  seedDemo(new Store(db));
-  db.close();
+  src = copyDemoDatabase(path.join(tmp, 'src.sqlite'));
   server = await startTestServer({ seed: 'demo' });
 });
 
@@ -99,8 +94,12 @@ async function exportCsv(d: string, resource: string, extra: string[] = []): Pro
   return file;
 }
 
+/** The source's tables, read once (the commands only read it). */
+const srcTables = new Map<string, unknown[][]>();
+const srcTable = (name: string): unknown[][] => srcTables.get(name) ?? srcTables.set(name, table(src, name)).get(name)!;
+
 function expectEqual(dbFile: string, names: readonly string[] = MAIN) {
-  for (const name of names) expect(table(dbFile, name), name).toEqual(table(src, name));
+  for (const name of names) expect(table(dbFile, name), name).toEqual(srcTable(name));
 }
 
 let context: string;
@@ -149,11 +148,18 @@ describe('the command line', () => {
       );
       expect(conv.status, conv.stderr).toBe(0);
     };
+    // One Calc run per delimiter read (`,`: the context lists and those named by field; `;`: the
+    // Russian ones), its files then sorted into a folder per import.
     const savedContext = dir('calc-context');
-    calc(44, savedContext, CONTEXT.map((c) => path.join(context, `${c}.csv`)));
+    const savedOf = { ru: dir('calc-ru'), fields: dir('calc-fields') };
+    const comma = dir('calc-comma');
+    calc(44, comma, [...CONTEXT.map((c) => path.join(context, `${c}.csv`)), ...MAIN.map((r) => path.join(headerFiles.get('fields')!, `${r}.csv`))]);
+    for (const c of CONTEXT) fs.renameSync(path.join(comma, `${c}.csv`), path.join(savedContext, `${c}.csv`));
+    for (const r of MAIN) fs.renameSync(path.join(comma, `${r}.csv`), path.join(savedOf.fields, `${r}.csv`));
+    expect(fs.readdirSync(comma)).toEqual([]);
+    calc(59, savedOf.ru, MAIN.map((r) => path.join(headerFiles.get('ru')!, `${r}.csv`)));
     for (const style of ['ru', 'fields'] as const) {
-      const saved = dir(`calc-${style}`);
-      calc(style === 'ru' ? 59 : 44, saved, MAIN.map((r) => path.join(headerFiles.get(style)!, `${r}.csv`)));
+      const saved = savedOf[style];
       const incidents = fs.readFileSync(path.join(saved, 'service_asset_findings.csv'));
       // Windows-1251 indeed: no byte-order mark, Cyrillic as single bytes, `;` between cells.
       expect(incidents.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(false);

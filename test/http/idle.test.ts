@@ -16,7 +16,11 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 const threadsOf = (pid: number) => fs.readdirSync(`/proc/${pid}/task`).length;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function threadsBeforeAndAfterFirstRequest(name: string, extra: string[]): Promise<{ idle: number; after: number }> {
+/**
+ * The server's threads once it has settled after its start, and after its first request: waited
+ * for until a new thread shows, for at most `waitMs`; answers how long it took to show.
+ */
+async function threadsBeforeAndAfterFirstRequest(name: string, extra: string[], waitMs: number): Promise<{ idle: number; after: number; ms: number }> {
   const p = await serve(['--db', copyDemoDatabase(path.join(tmp, `${name}.sqlite`)), '--port', '0', '--routing-port', '0', ...extra]);
   try {
     const pid = p.child.pid!;
@@ -25,14 +29,15 @@ async function threadsBeforeAndAfterFirstRequest(name: string, extra: string[]):
     const idle = threadsOf(pid);
     await sleep(500);
     expect(threadsOf(pid)).toBe(idle);
+    const t0 = performance.now();
     const res = await fetch(`${p.ready.main}/tenancy/instance/list`, { headers: { PgrApiKey: p.ready.apiKey } });
     expect(res.status).toBe(200);
     let after = threadsOf(pid);
-    for (let i = 0; i < 50 && after === idle; i++) {
-      await sleep(100);
+    while (after === idle && performance.now() - t0 < waitMs) {
+      await sleep(20);
       after = threadsOf(pid);
     }
-    return { idle, after };
+    return { idle, after, ms: performance.now() - t0 };
   } finally {
     await p.stop();
   }
@@ -40,10 +45,11 @@ async function threadsBeforeAndAfterFirstRequest(name: string, extra: string[]):
 
 describe.skipIf(process.platform !== 'linux')('an idle server', () => {
   it('starts its first reader thread on the first request, not at start', async () => {
-    const pooled = await threadsBeforeAndAfterFirstRequest('pooled', []);
+    const pooled = await threadsBeforeAndAfterFirstRequest('pooled', [], 5000);
     expect(pooled.after).toBeGreaterThan(pooled.idle);
-    // Without reader threads the same request adds none: the thread above is the reader.
-    const alone = await threadsBeforeAndAfterFirstRequest('alone', ['--readers', '0']);
+    // Without reader threads the same request adds none: the thread above is the reader. Watched
+    // five times as long as the reader took to show above (at least a second).
+    const alone = await threadsBeforeAndAfterFirstRequest('alone', ['--readers', '0'], Math.max(1000, 5 * pooled.ms));
     expect(alone.after).toBe(alone.idle);
   });
 });

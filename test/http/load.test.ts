@@ -13,6 +13,7 @@ import path from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serve, type ServeProcess } from '../helpers/cli';
+import { copyDemoDatabase } from '../helpers/seed';
 
 const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 30);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 5);
@@ -71,8 +72,9 @@ const fmtMs = (ms: number): string => `${ms >= 0 ? '+' : ''}${(ms / 1000).toFixe
 
 describe(`${CLIENTS} clients writing for ${SECONDS} s, then kill -9`, () => {
   it('keeps every acknowledged write, applies no refused one, leaves in-flight writes whole; answers no 500, drops no connection', async () => {
-    const db = path.join(dir, 'load.sqlite');
-    const args = ['--db', db, '--port', '0', '--routing-port', '0', '--seed', 'demo', '--api-key', KEY];
+    // The demo data set, seeded once for the run and copied here.
+    const db = copyDemoDatabase(path.join(dir, 'load.sqlite'));
+    const args = ['--db', db, '--port', '0', '--routing-port', '0', '--seed', 'none', '--api-key', KEY];
     let s: ServeProcess = await serve(args);
     const agent = new Agent({ connections: CLIENTS + 4, pipelining: 1 });
     const call = async (method: string, urlPath: string, body?: unknown, w?: Write) => {

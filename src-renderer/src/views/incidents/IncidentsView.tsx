@@ -132,18 +132,26 @@ export function IncidentsView() {
       if (useTriage.getState().detail) useTriage.getState().openDetail(null);
       return;
     }
-    const cur = useTriage.getState().detail;
-    if (cur && cur.id === routeId) return;
-    if (!api) return;
     const instId = routeInstance ?? (view === 'all' ? 'main' : view);
     const [tag] = instancesOf(instId, { list, mainId });
+    // The same id on another instance (a snapshot and its platform share ids) is another incident.
+    const cur = useTriage.getState().detail;
+    if (cur && cur.id === routeId && cur.instance.id === (tag?.id ?? instId)) return;
+    if (!api) return;
+    let current = true;
     getRecord(api, targetOf(instId), 'service_asset_findings', routeId, []).then(
-      (rec) => useTriage.getState().openDetail(refOf({ ...rec, _instance: tag ?? { id: instId, name: '' } })),
+      (rec) => {
+        if (current) useTriage.getState().openDetail(refOf({ ...rec, _instance: tag ?? { id: instId, name: '' } }));
+      },
       (e: unknown) => {
+        if (!current) return;
         checkAuth(e);
         announce('error', 'notices.openFailed', { error: failureText(e) });
       },
     );
+    return () => {
+      current = false;
+    };
   }, [routeId, routeInstance, api, view, list, mainId]);
 
   // ---- table callbacks
