@@ -4,6 +4,8 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
+import { COUNTED } from './kinds/incidents/kept';
+import { q } from './sql';
 
 export type Db = Database.Database;
 
@@ -75,4 +77,4 @@ export const SCHEMA_VERSION = 10;
 export const schemaVersionOf = (db: Db): number => db.pragma('user_version', { simple: true }) as number;
 
 /** Whether the database holds at least one incident (a migrated database). */
-export const hasIncidents = (db: Db): boolean => db.prepare('SELECT 1 FROM service_asset_findings LIMIT 1').get() !== undefined;
+export const hasIncidents = (db: Db): boolean => db.prepare(`SELECT 1 FROM ${q(COUNTED.table)} LIMIT 1`).get() !== undefined;

@@ -2,7 +2,7 @@
 // as first released; every later change to a declaration adds a migration here, and the
 // schema test compares a migrated database with the registry so that none is forgotten.
 import type Database from 'better-sqlite3';
-import { dayCountsDdl, dimensionCountsDdl } from './aggregates';
+import { dayCountsDdl, dimensionCountsDdl } from './kinds/incidents/kept';
 import { SCHEMA_VERSION } from './connection';
 import { registryDdl, registryIndexDdl, supersededIndexes } from './ddl';
 import { q } from './sql';

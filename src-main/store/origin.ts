@@ -5,7 +5,7 @@
 import { normalizeTs } from '../../src-shared/time';
 import { inTransaction } from './connection';
 import type { Db } from './db';
-import { platformMadeOf, platformMadeReferrers, platformMadeRefs } from './kinds/status-changes';
+import { platformMadeOf, platformMadeReferrers, platformMadeRefs } from './kinds/index';
 import { q } from './sql';
 
 export interface OriginRow {

@@ -210,12 +210,6 @@ export class Ledger {
       keepMine: p(`UPDATE sync_outbox SET state = 'pending', resolution = 'mine', error = NULL WHERE seq = ?`),
       editMine: p(`UPDATE sync_outbox SET after = ?, state = 'pending', resolution = 'mine', error = NULL WHERE seq = ?`),
       stale: p(`INSERT INTO sync_remote (resource, id, updated_at) VALUES (?, ?, '') ON CONFLICT (resource, id) DO UPDATE SET updated_at = ''`),
-      localStatusRows: p(
-        // Row by row against the copied versions' key (a NOT IN list of every copied row would be
-        // built again for each incident: quadratic in a pull of many status changes).
-        `DELETE FROM service_asset_finding_status_changes WHERE service_asset_finding_id = ?
-           AND NOT EXISTS (SELECT 1 FROM sync_remote r WHERE r.resource = 'service_asset_finding_status_changes' AND r.id = service_asset_finding_status_changes.id)`,
-      ),
     };
   }
 
@@ -282,10 +276,5 @@ export class Ledger {
   /** The record is refreshed from the origin at the next pull (or at once when reachable). */
   stale(resource: string, id: string): void {
     this.st.stale.run(resource, id);
-  }
-
-  /** Status-change rows made here for an incident, which the origin's own rows (pulled) replace. */
-  dropLocalStatusRows(incidentId: string): void {
-    this.st.localStatusRows.run(incidentId);
   }
 }

@@ -20,7 +20,7 @@ import { nowTs } from '../../src-shared/time';
 import { decodeRow, encodeValue } from './codec';
 import { isBusy, openDatabase } from './db';
 import { runsEffects, type Rec, type WriteContext, type WriteOptions } from './api';
-import { storeHooks } from './hooks';
+import { kindOf } from './kinds/index';
 import { operatorsFor } from './query/operators';
 import { checkRelationNames, columnExpr, requireField, whereSql } from './search';
 import { beginChange, trackDeletes } from './outbox';
@@ -185,15 +185,14 @@ export class Store extends Statements {
       const missing = missingRequired(r, values, 'client');
       if (missing) throw badRequest(`${missing} is required`);
       const ctx: WriteContext = { ...opts };
-      const effects = runsEffects(ctx) ? storeHooks[r.name] : undefined;
+      const effects = runsEffects(ctx) ? kindOf(r)?.effects : undefined;
       r.hooks?.beforeWrite?.(values, { op: 'create' });
       this.checkRefs(r, values);
       Object.assign(values, this.serverValues(r, opts.serverSet));
       const at = opts.at ?? nowTs();
-      effects?.beforeInsert?.(this, values, ctx);
       this.insertRow(r, id, values, at, opts.updatedAt ?? at);
       if (body._relations) this.setRelations(r, id, body._relations, at);
-      effects?.afterInsert?.(this, id, values, ctx, at);
+      effects?.afterCreate?.(this, id, values, ctx, at);
       // The outbox of a snapshot (sync), in this transaction.
       beginChange(this, r, 'create', id, ctx, [], relationNames(body._relations))?.done();
       return this.find(r, id)!;
@@ -216,7 +215,7 @@ export class Store extends Statements {
       const at = opts.at ?? nowTs();
       this.updateRows(r, [body.id], values, opts.touch === false ? null : at);
       if (body._relations) this.setRelations(r, body.id, body._relations, at);
-      if (runsEffects(ctx)) storeHooks[r.name]?.afterUpdate?.(this, before, values, ctx, at);
+      if (runsEffects(ctx)) kindOf(r)?.effects?.afterUpdate?.(this, before, values, ctx, at);
       change?.done();
       return this.find(r, body.id)!;
     });

@@ -14,7 +14,7 @@
 //   itself a conflict, failed or not chosen, they wait.
 import { getResource } from '../../src-shared/resources/index';
 import type { Db } from '../store/connection';
-import { madeRow, newestLocalMadeRow, PLATFORM_MADE, platformMadeRefs, platformMadeReferrers, type PlatformMade } from '../store/kinds/status-changes';
+import { madeRow, newestLocalMadeRow, PLATFORM_MADE, platformMadeRefs, platformMadeReferrers, type PlatformMade } from '../store/kinds/index';
 import type { OutboxRow } from '../store/outbox';
 import { ActiveEntries } from '../store/outbox-log';
 import { SyncIds, type SyncIdRow } from '../store/origin';

@@ -25,6 +25,7 @@ import { planOf } from '../transfer/validate';
 import { counts, entriesOfRecord, entriesOfRecords, hasFieldEntry, Ledger, recordsWithEntries } from '../store/outbox-log';
 import { SyncError } from './errors';
 import { repointMadeRows } from '../store/origin';
+import { platformMadeOf } from '../store/kinds/index';
 import { BEFORE_ANY, ORIGIN_LISTS, searchPath, type OriginList } from '../../src-shared/sync/lists';
 import { justAfter, OriginApi, type Rec } from './origin-api';
 import { copiedIdsMissing, markPulled, RemoteVersions, remoteTs, staleRecords } from '../store/origin';
@@ -94,7 +95,9 @@ class Applier {
           )
         : [],
     );
-    const incidentsWithRows = new Set<string>();
+    // Rows the platform makes itself (status changes): the parents whose rows came in this list.
+    const made = platformMadeOf(list.resource);
+    const parentsWithRows = new Set<string>();
     records.forEach((raw, i) => {
       const rec: Rec = { ...raw };
       const id = typeof rec.id === 'string' ? rec.id.toLowerCase() : null;
@@ -142,21 +145,23 @@ class Applier {
         delete rec[e.field]; // a field changed here keeps its local value
       }
       delete rec.service_asset; // assets come in their own list, local changes kept
-      if (Array.isArray(rec.occurrences)) {
-        rec.occurrences = rec.occurrences.filter((o) => !(o && typeof o === 'object' && nestedPending.has(`occurrences:${String((o as Rec).id).toLowerCase()}`)));
+      // Nested records changed here keep their local values.
+      for (const name of list.load ?? []) {
+        const nested = rec[name];
+        const target = r.relations![name]!.target;
+        if (Array.isArray(nested)) rec[name] = nested.filter((o) => !(o && typeof o === 'object' && nestedPending.has(`${target}:${String((o as Rec).id).toLowerCase()}`)));
       }
       // Written as from the origin: the path notes the origin's versions (the record's, its occurrences').
       s.add(plan, rec, at({ file: `${this.t.origin().url}${searchPath(list.resource)}`, record: `items[${i}]` }));
-      if (list.resource === 'service_asset_finding_status_changes' && typeof rec.service_asset_finding_id === 'string') {
-        incidentsWithRows.add(rec.service_asset_finding_id.toLowerCase());
-      }
+      const parent = made ? rec[made.parentFk] : undefined;
+      if (typeof parent === 'string') parentsWithRows.add(parent.toLowerCase());
     });
-    // The origin's status-change rows replace those made here, once no status change is pending.
-    for (const incident of incidentsWithRows) {
-      if (hasFieldEntry(s.db, 'service_asset_findings', incident, 'status')) continue;
+    // The origin's rows replace those made here, once no change of the parent's field is pending.
+    for (const parent of parentsWithRows) {
+      if (hasFieldEntry(s.db, made!.parent, parent, made!.parentField)) continue;
       // What names a row made here names the platform's row for the same change (found by push).
-      repointMadeRows(s.db, 'service_asset_finding_status_changes', incident);
-      ledger.dropLocalStatusRows(incident);
+      repointMadeRows(s.db, list.resource, parent);
+      made!.dropLocal(s.db, parent);
     }
     if (cursor) versions.setCursor(list.key, cursor);
     await s.commit({ signal });
@@ -235,13 +240,14 @@ async function refreshStale(t: SyncTarget, api: OriginApi, applier: Applier, opt
       const records = [...got.values()];
       if (list.load?.length) {
         // byIds answers no nested records: the incident's occurrences come as a related list.
-        for (const rec of records) delete rec.occurrences;
+        for (const rec of records) for (const name of list.load) delete rec[name];
       }
       await applier.apply(list, records, null, opts.signal);
       for (const id of chunk) if (!got.has(id)) deleted.push(`${list.resource}:${id}`);
-      if (list.resource === 'service_asset_findings') {
+      const related = RELATED.filter((rl) => getResource(rl.resource).fields[rl.relatedBy!]?.ref === list.resource);
+      if (related.length) {
         const found = chunk.filter((id) => got.has(id));
-        for (const rl of RELATED) {
+        for (const rl of related) {
           const rel = found.length ? await api.byRelated(rl.resource, rl.relatedBy!, found) : [];
           if (rel?.length) await applier.apply(rl, rel, null, opts.signal);
         }

@@ -29,7 +29,8 @@ import { inTransaction } from '../store/connection';
 import { counts, Ledger, PushQueue, type ConfirmNote } from '../store/outbox-log';
 import { SyncError } from './errors';
 import { MadeRows } from './made-rows';
-import { PUBLIC_API, V2 } from '../../src-shared/sync/lists';
+import { kindOf } from '../store/kinds/index';
+import { V2 } from '../../src-shared/sync/lists';
 import { OriginApi, type Rec } from './origin-api';
 import { markPushed, RemoteVersions, remoteTs } from '../store/origin';
 import { acquireLock, originClient } from './origin';
@@ -37,13 +38,9 @@ import type { SyncTarget } from './target';
 import { remoteValue, valueKey } from './values';
 
 /** Fields the platform's named update operations require in every body (spec), sent as the origin has them. */
-const UPDATE_REQUIRES: Readonly<Record<string, readonly string[]>> = {
-  service_assets: ['type', 'name', 'location'],
-  custom_field_values: ['created_at', 'updated_at', 'custom_field_id', 'service_asset_finding_id'],
-  rules: ['name', 'query'],
-};
+const updateRequires = (r: ResourceDef): readonly string[] => kindOf(r)?.sync?.updateRequires ?? [];
 /** Operations that take an audit trace id (spec: service_assets/update, rules/create|update). */
-const TRACE_ID = new Set(['service_assets', 'rules']);
+const takesTraceId = (r: ResourceDef): boolean => kindOf(r)?.sync?.traceId === true;
 
 export const DELETED_ON_ORIGIN = 'deleted on the platform';
 
@@ -91,7 +88,7 @@ const parse = (s: string | null): unknown => (s === null ? null : JSON.parse(s))
 
 /** The fields to read from the origin for a resource's entries. */
 function fieldsToRead(r: ResourceDef, entries: readonly OutboxRow[]): { fields: string[]; relations: string[] } {
-  const fields = new Set<string>(UPDATE_REQUIRES[r.name] ?? []);
+  const fields = new Set<string>(updateRequires(r));
   const relations = new Set<string>();
   for (const e of entries) {
     if (e.field.startsWith(REL_PREFIX)) relations.add(e.field.slice(REL_PREFIX.length));
@@ -134,7 +131,7 @@ function createBody(r: ResourceDef, e: OutboxRow): Rec {
   for (const [name, def] of Object.entries(r.fields)) {
     if (def.readOnly || def.sequence) delete rec[name];
   }
-  if (TRACE_ID.has(r.name) && rec.trace_id === undefined) rec.trace_id = crypto.randomUUID();
+  if (takesTraceId(r) && rec.trace_id === undefined) rec.trace_id = crypto.randomUUID();
   return rec;
 }
 
@@ -144,17 +141,18 @@ function tasksFor(r: ResourceDef, id: string, send: OutboxRow[], remote: Rec | u
   const one = (order: Task['order'], method: Task['method'], path: string, entries: OutboxRow[], body?: Rec, sentOf = (e: OutboxRow) => e.after) =>
     tasks.push({ resource: r.name, id, order, method, path, body, entries, sent: new Map(entries.map((e) => [e.seq, sentOf(e)])) });
   const fields: OutboxRow[] = [];
+  // Fields the platform takes through operations of their own (an incident's status and risk level).
+  const ops = kindOf(r)?.sync?.fieldOperations;
   for (const e of send) {
     if (e.op === 'create') one(0, 'POST', `${V2}/${r.name}/create`, [e], createBody(r, e));
     else if (e.op === 'delete') one(2, 'DELETE', `${V2}/${r.name}/${id}`, [e], undefined, () => null);
-    else if (r.name === 'service_asset_findings' && e.field === 'status') one(1, 'PUT', `${PUBLIC_API}/incidents/update/status`, [e], { id, status: parse(e.after) as string });
-    else if (r.name === 'service_asset_findings' && e.field === 'risklevel') one(1, 'PUT', `${PUBLIC_API}/incidents/update/critical`, [e], { id, risklevel: parse(e.after) as number });
+    else if (ops?.[e.field]) one(1, ops[e.field]!.method, ops[e.field]!.path, [e], ops[e.field]!.body(id, parse(e.after)));
     else fields.push(e);
   }
   if (fields.length) {
     const body: Rec = { id };
-    for (const name of UPDATE_REQUIRES[r.name] ?? []) if (remote && remote[name] !== undefined) body[name] = remote[name];
-    if (TRACE_ID.has(r.name)) body.trace_id = crypto.randomUUID();
+    for (const name of updateRequires(r)) if (remote && remote[name] !== undefined) body[name] = remote[name];
+    if (takesTraceId(r)) body.trace_id = crypto.randomUUID();
     for (const e of fields) {
       if (e.field.startsWith(REL_PREFIX)) ((body._relations ??= {}) as Rec)[e.field.slice(REL_PREFIX.length)] = parse(e.after);
       else body[e.field] = parse(e.after);

@@ -8,6 +8,7 @@ import type { DiscardRequest, ResolveRequest, SyncCounts } from '../../src-share
 import { relationIds, REL_PREFIX, storedRecord, type OutboxRow } from '../store/outbox';
 import type { Rec } from '../store/store';
 import { counts, Ledger, rowsOf } from '../store/outbox-log';
+import { madeByChangeOf } from '../store/kinds/index';
 import { refreshNow } from './pull';
 import type { SyncTarget } from './target';
 import { valueKey } from './values';
@@ -21,8 +22,8 @@ function putBack(t: SyncTarget, r: ResourceDef, id: string, field: string, value
     return;
   }
   t.store.update(r, { id, ...t.store.parseFieldValues(r, { [field]: value }) }, { source: 'origin' });
-  // The status-change rows made here for the changes given up; the origin's come with the record.
-  if (dropStatusRows && r.name === 'service_asset_findings' && field === 'status') new Ledger(t.db).dropLocalStatusRows(id);
+  // Rows made here for the changes given up (status-change rows); the origin's come with the record.
+  if (dropStatusRows) for (const made of madeByChangeOf(r.name, field)) made.dropLocal(t.db, id);
 }
 
 /** Creates a record here again as the origin or the copy had it. */

@@ -3,14 +3,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { publicOperations } from '../../../src-shared/contract/index';
 import { badRequest } from '../../../src-shared/errors';
-import { fromDbFields } from '../../../src-shared/public/db-fields';
 import { PUBLIC_ENTITIES, publicResource } from '../../../src-shared/public/entities';
 import { parseStandardQuery, StandardQueryError } from '../../../src-shared/public/standard-filters';
-import { getResource } from '../../../src-shared/resources/index';
 import { compileStandardQuery } from '../../store/query/standard';
 import { serve } from '../contract';
 import type { ApiDeps } from '../deps';
 import { laneOf, sendJson } from '../reads';
+import { serveNamed } from './named';
 
 export const PUBLIC_URL = '/data/public/api/v1';
 
@@ -39,24 +38,6 @@ export function registerPublic(app: FastifyInstance, deps: ApiDeps): void {
     });
   });
 
-  const incidents = getResource('service_asset_findings');
-  serve(app, ops.update_status, async (req) => {
-    deps.store().update(incidents, { id: req.body.id, status: req.body.status }, { userId: req.userId });
-    return {};
-  });
-  serve(app, ops.update_critical, async (req) => {
-    deps.store().update(incidents, { id: req.body.id, risklevel: req.body.risklevel, risk: undefined }, { userId: req.userId });
-    return {};
-  });
-
-  serve(app, ops.create_incident, async (req) => {
-    const values = fromDbFields(req.body);
-    const { id, created_at, updated_at, ...fields } = values;
-    const created = deps.store().create(
-      incidents,
-      { ...fields, ...(id ? { id: id as string } : {}) },
-      { userId: req.userId, at: created_at as string | undefined, updatedAt: updated_at as string | undefined },
-    );
-    return { id: created.id as string };
-  });
+  // The incident status and risk updates and the routing port's create: the incident module's.
+  for (const op of [ops.update_status, ops.update_critical, ops.create_incident]) serveNamed(app, deps, op);
 }

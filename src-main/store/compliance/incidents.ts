@@ -6,8 +6,9 @@
 // updated (end_occurrence, the software found) and nothing is created. All in one transaction.
 import { getResource } from '../../../src-shared/resources/index';
 import { nowTs } from '../../../src-shared/time';
-import type { WriteContext } from '../hooks';
+import type { WriteContext } from '../api';
 import type { Store } from '../store';
+import { incidentsKind, occurrencesKind } from '../kinds/index';
 import { type CheckRun, incidentsOf, pairKey, type PlannedRule, type Violation, violationsToRaise } from './check';
 import { assetAddress, latestOccurrence, softwareByRid } from './reads';
 
@@ -18,8 +19,8 @@ export const DEFAULT_RISKLEVEL = 5;
 const NAMED_SOFTWARE = 20;
 
 const FINDINGS = getResource('findings');
-const INCIDENTS = getResource('service_asset_findings');
-const OCCURRENCES = getResource('occurrences');
+const INCIDENTS = incidentsKind.resource;
+const OCCURRENCES = occurrencesKind.resource;
 
 function findingText(rule: PlannedRule): { title: string; description: string } {
   const kind = rule.blacklist_entry ? 'blacklist: the software must not be installed' : 'whitelist: matching software must be installed';

@@ -3,6 +3,14 @@
 // software index's keys), pages of software rows, and the finding types and incidents a check
 // made. Reads only: writes go through the store's write path (incidents.ts).
 import type { Store } from '../store';
+import { incidentsKind, NETWORK_INTERFACES, occurrencesKind, rulesKind, serviceAssetsKind } from '../kinds/index';
+import { q } from '../sql';
+
+const ASSETS = q(serviceAssetsKind.resource.table);
+const INCIDENTS = q(incidentsKind.resource.table);
+const OCCURRENCES = q(occurrencesKind.resource.table);
+const INTERFACES = q(NETWORK_INTERFACES.table);
+const RULES = q(rulesKind.resource.table);
 
 export interface RuleSetRow {
   rid: number;
@@ -76,7 +84,7 @@ export function rulesOfSets(store: Store, setIds: readonly string[]): RuleRow[] 
   return store
     .all<{ rule_set_id: string; id: string; name: string; query: string; b: number }>(
       `SELECT l.rule_set_id, r.id, r.name, r.query, r.blacklist_entry AS b
-         FROM rule_set_rules l JOIN rules r ON r.id = l.rule_id
+         FROM rule_set_rules l JOIN ${RULES} r ON r.id = l.rule_id
         WHERE l.rule_set_id IN (SELECT value FROM json_each(?))
         ORDER BY l.rule_set_id, r.name, r._rid`,
       [ids(setIds)],
@@ -90,7 +98,7 @@ export function assetsOfSets(store: Store, setIds: readonly string[]): AssetRow[
     `SELECT DISTINCT g.rule_set_id, a._rid AS rid, a.id, a.name
        FROM rule_set_asset_groups g
        JOIN service_asset_group_members m ON m.service_asset_group_id = g.service_asset_group_id
-       JOIN service_assets a ON a.id = m.service_asset_id
+       JOIN ${ASSETS} a ON a.id = m.service_asset_id
       WHERE g.rule_set_id IN (SELECT value FROM json_each(?))
       ORDER BY a.name, a._rid`,
     [ids(setIds)],
@@ -99,17 +107,17 @@ export function assetsOfSets(store: Store, setIds: readonly string[]): AssetRow[
 
 /** Assets by id (those that exist). */
 export function assetsById(store: Store, list: readonly string[]): { rid: number; id: string; name: string }[] {
-  return store.all(`SELECT _rid AS rid, id, name FROM service_assets WHERE id IN (SELECT value FROM json_each(?)) ORDER BY _rid`, [ids(list)]);
+  return store.all(`SELECT _rid AS rid, id, name FROM ${ASSETS} WHERE id IN (SELECT value FROM json_each(?)) ORDER BY _rid`, [ids(list)]);
 }
 
 /** Assets named exactly `name`. */
 export function assetsByName(store: Store, name: string): { rid: number; id: string; name: string }[] {
-  return store.all(`SELECT _rid AS rid, id, name FROM service_assets WHERE name = ? ORDER BY _rid`, [name]);
+  return store.all(`SELECT _rid AS rid, id, name FROM ${ASSETS} WHERE name = ? ORDER BY _rid`, [name]);
 }
 
 /** The number of assets in the database. */
 export function assetCount(store: Store): number {
-  return (store.get1<{ n: number }>('SELECT count(*) AS n FROM service_assets')?.n ?? 0) as number;
+  return (store.get1<{ n: number }>(`SELECT count(*) AS n FROM ${ASSETS}`)?.n ?? 0) as number;
 }
 
 /**
@@ -190,7 +198,7 @@ export function incidentsOfFindingTypes(store: Store, findingIds: readonly strin
   if (!findingIds.length) return [];
   return store.all<IncidentRow>(
     `SELECT id, service_asset_id, finding_id, status, display_id, last_occurrence_id, analysis_output, c_occurrence_count
-       FROM service_asset_findings
+       FROM ${INCIDENTS}
       WHERE finding_id IN (SELECT value FROM json_each(?))
       ORDER BY _rid DESC`,
     [ids(findingIds)],
@@ -200,12 +208,12 @@ export function incidentsOfFindingTypes(store: Store, findingIds: readonly strin
 /** The newest occurrence of an incident with the given event type, or undefined. */
 export function latestOccurrence(store: Store, incidentId: string, eventType: string): { id: string } | undefined {
   return store.get1<{ id: string }>(
-    `SELECT id FROM occurrences WHERE service_asset_finding_id = ? AND event_type = ? ORDER BY created_at DESC, _rid DESC LIMIT 1`,
+    `SELECT id FROM ${OCCURRENCES} WHERE service_asset_finding_id = ? AND event_type = ? ORDER BY created_at DESC, _rid DESC LIMIT 1`,
     [incidentId, eventType],
   );
 }
 
 /** An asset's first network address (its occurrences carry it). */
 export function assetAddress(store: Store, assetId: string): { ip: string | null; mac: string | null; fqdn: string | null } | undefined {
-  return store.get1(`SELECT ip, mac, fqdn FROM network_interfaces WHERE service_asset_id = ? ORDER BY _rid LIMIT 1`, [assetId]);
+  return store.get1(`SELECT ip, mac, fqdn FROM ${INTERFACES} WHERE service_asset_id = ? ORDER BY _rid LIMIT 1`, [assetId]);
 }

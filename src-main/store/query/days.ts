@@ -1,4 +1,4 @@
-// Reads of the kept per-day incident counts (aggregates.ts) for a creation-time range, a set of
+// Reads of the kept per-day incident counts (kinds/incidents/kept.ts) for a creation-time range, a set of
 // statuses, a set of risk bands and a set of owners or of responsible groups: the days wholly
 // inside the range come from the kept rows (at most a few thousand a year; per owner or group,
 // the rows of those owners or groups), the range's first and last day are counted from the
@@ -11,7 +11,7 @@
 // is above the bound and a row of a day before the upper bound's day is below it, whatever the
 // rest of either string; only rows of the bounds' own days need their timestamp compared.
 import { placeholders } from '../sql';
-import { DAY_COUNTS, KEPT_DIMENSIONS, keptKey, type KeptColumn } from '../aggregates';
+import { COUNTED, DAY_COUNTS, KEPT_DIMENSIONS, keptKey, type KeptColumn } from '../kinds/incidents/kept';
 import { riskBandSql } from '../../../src-shared/resources/fields';
 import { VersionedCache } from '../data-version';
 import type { Statements } from '../statements';
@@ -52,7 +52,7 @@ export interface DayCount {
 const DAY_END = '\u{10FFFF}';
 
 const RISK_SQL = riskBandSql('t.risklevel');
-const T = 'service_asset_findings';
+const T = COUNTED.table;
 
 interface Part {
   /** A condition on the kept table (days wholly inside), or on the incidents `t` (edge days). */

@@ -7,7 +7,7 @@ import { fieldOf, fieldsOf, getResource, type RelationDef, type ResourceDef } fr
 import { WITH_NAMES, withNameFields } from '../../../src-shared/resources/names';
 import type { SearchFilter, SearchRequest } from '../../../src-shared/schemas/search';
 import { RISK_BANDS } from '../../../src-shared/resources/fields';
-import { KEPT_DIMENSIONS, type KeptColumn } from '../aggregates';
+import { COUNTED, KEPT_DIMENSIONS, type KeptColumn } from '../kinds/incidents/kept';
 import { countSql, idsSql, pageSql, searchParts, type OrderKey, type SqlContext } from '../search';
 import { q } from '../sql';
 import { normalizeTs } from '../../../src-shared/time';
@@ -146,9 +146,6 @@ export function compileSearchPlan(r: ResourceDef, req: SearchRequest): Plan {
   };
 }
 
-/** The table whose incidents the kept per-day counts count. */
-const COUNTED = 'service_asset_findings';
-
 /** Where each risk band starts (its lowest risklevel, inclusive), as riskBandSql bands them. */
 const BAND_STARTS: readonly [number, number][] = [
   [4, RISK_BANDS.indexOf('medium')],
@@ -182,7 +179,7 @@ const KEPT_COLUMNS: readonly string[] = Object.keys(KEPT_DIMENSIONS);
  * Called after the request compiled, so its values are known to be valid.
  */
 export function sliceOfFilters(r: ResourceDef, filters: readonly SearchFilter[], text: string, cte: string): DaySlice | undefined {
-  if (r.table !== COUNTED || cte !== '' || text !== '') return undefined;
+  if (r.table !== COUNTED.table || cte !== '' || text !== '') return undefined;
   const slice: DaySlice = { statuses: null };
   const keep = (values: string[]) => {
     slice.statuses = slice.statuses === null ? [...new Set(values)] : slice.statuses.filter((x) => values.includes(x));

@@ -1,6 +1,6 @@
 // Incident counts by status, by risk band and over time for a plan's matches (the console's
 // chips and charts). With no condition, or only a creation-time range and the owner or group
-// (one of them: its values, or none), they come from the kept per-day counts (aggregates.ts, read by days.ts: summed per bucket in SQL, so a year is a few
+// (one of them: its values, or none), they come from the kept per-day counts (kinds/incidents/kept.ts, read by days.ts: summed per bucket in SQL, so a year is a few
 // thousand kept rows folded into fifty weeks) plus the rows of the range's first and last day,
 // read through the created_at index; any other condition groups its matches. Either way the
 // answer is kept while the data has not changed.
@@ -9,7 +9,7 @@ import { INCIDENT_STATUSES, RISK_BANDS, riskBandSql } from '../../../src-shared/
 import { normalizeTs } from '../../../src-shared/time';
 import { VersionedCache } from '../data-version';
 import type { Statements } from '../statements';
-import { KEPT_DIMENSIONS, type KeptColumn } from '../aggregates';
+import { COUNTED, KEPT_DIMENSIONS, type KeptColumn } from '../kinds/incidents/kept';
 import { daysOf, spanOf, type DayCount, type DaySlice, type KeyCondition } from './days';
 import { matchKey, materialise, type Plan } from './plan';
 
@@ -34,7 +34,7 @@ export interface CreatedRange {
 const AUTO_DAY_DAYS = 62;
 const AUTO_WEEK_DAYS = 366;
 
-const DAY_ROWS = `SELECT substr(t.created_at, 1, 10) AS day, t.status AS status, ${riskBandSql('t.risklevel')} AS risk, COUNT(*) AS n FROM service_asset_findings t`;
+const DAY_ROWS = `SELECT substr(t.created_at, 1, 10) AS day, t.status AS status, ${riskBandSql('t.risklevel')} AS risk, COUNT(*) AS n FROM ${COUNTED.table} t`;
 
 const KEPT_COLUMNS: readonly string[] = Object.keys(KEPT_DIMENSIONS);
 

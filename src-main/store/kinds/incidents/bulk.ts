@@ -25,7 +25,7 @@ import { emptySearch } from '../../../../src-shared/schemas/search';
 import { openConnection } from '../../connection';
 import { ftsTable, searchableFields } from '../../ddl';
 import { q } from '../../sql';
-import type { WriteContext } from '../../hooks';
+import type { WriteContext } from '../../api';
 import { compileSearchPlan } from '../../query/plan';
 import { Runner } from '../../query/runner';
 import { Store } from '../../store';

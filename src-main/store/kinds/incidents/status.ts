@@ -6,7 +6,7 @@ import { ApiError, MASS } from '../../../../src-shared/errors';
 import type { IncidentStatus } from '../../../../src-shared/resources/fields';
 import { getResource } from '../../../../src-shared/resources/index';
 import { isBusy } from '../../db';
-import type { WriteContext } from '../../hooks';
+import type { WriteContext } from '../../api';
 import type { Store } from '../../store';
 
 export interface StatusNote {

@@ -12,7 +12,11 @@
 // and a time range, and the groupings by owner or group, are read from kept rows too. The key
 // column holds '=' followed by the value, or '' for none (NULL), so that no value is taken for
 // none and none for a value.
-import { riskBandSql } from '../../src-shared/resources/fields';
+import { riskBandSql } from '../../../../src-shared/resources/fields';
+import { serviceAssetFindings } from '../../../../src-shared/resources/service_asset_findings';
+
+/** The incidents, whose counts are kept. */
+export const COUNTED = serviceAssetFindings;
 
 export const DAY_COUNTS = 'incident_day_counts';
 
@@ -39,7 +43,7 @@ export const keptKey = (value: string | null): string => (value === null ? '' : 
 /** The kept key of a column's value in SQL. */
 const keySql = (col: string) => `COALESCE('=' || ${col}, '')`;
 
-const T = 'service_asset_findings';
+const T = COUNTED.table;
 
 /** A dimension's kept table, its triggers on the incidents and its filling from existing rows. */
 function dimensionDdl(dim: KeptDimension): string[] {
@@ -78,18 +82,18 @@ const match = (row: 'new' | 'old') =>
 const add = `INSERT INTO ${DAY_COUNTS} (day, status, risk, n) VALUES (${key('new')}, 1) ON CONFLICT (day, status, risk) DO UPDATE SET n = n + 1;`;
 const remove = `UPDATE ${DAY_COUNTS} SET n = n - 1 WHERE ${match('old')}; DELETE FROM ${DAY_COUNTS} WHERE ${match('old')} AND n <= 0;`;
 
-/** The table, its triggers on service_asset_findings, and its filling from existing rows. */
+/** The table, its triggers on the incidents, and its filling from existing rows. */
 export function dayCountsDdl(): string[] {
   return [
     `CREATE TABLE ${DAY_COUNTS} (day TEXT NOT NULL, status TEXT NOT NULL, risk TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (day, status, risk)) WITHOUT ROWID`,
-    `CREATE TRIGGER service_asset_findings_days_ai AFTER INSERT ON service_asset_findings BEGIN ${add} END`,
-    `CREATE TRIGGER service_asset_findings_days_ad AFTER DELETE ON service_asset_findings BEGIN ${remove} END`,
-    `CREATE TRIGGER service_asset_findings_days_au AFTER UPDATE OF created_at, status, risklevel ON service_asset_findings
+    `CREATE TRIGGER ${T}_days_ai AFTER INSERT ON ${T} BEGIN ${add} END`,
+    `CREATE TRIGGER ${T}_days_ad AFTER DELETE ON ${T} BEGIN ${remove} END`,
+    `CREATE TRIGGER ${T}_days_au AFTER UPDATE OF created_at, status, risklevel ON ${T}
        WHEN substr(old.created_at, 1, 10) IS NOT substr(new.created_at, 1, 10) OR old.status IS NOT new.status
          OR ${riskBandSql('old.risklevel')} IS NOT ${riskBandSql('new.risklevel')}
        BEGIN ${remove} ${add} END`,
     `INSERT INTO ${DAY_COUNTS} (day, status, risk, n)
-       SELECT substr(t.created_at, 1, 10), t.status, ${riskBandSql('t.risklevel')}, COUNT(*) FROM service_asset_findings t GROUP BY 1, 2, 3`,
+       SELECT substr(t.created_at, 1, 10), t.status, ${riskBandSql('t.risklevel')}, COUNT(*) FROM ${T} t GROUP BY 1, 2, 3`,
   ];
 }
 
