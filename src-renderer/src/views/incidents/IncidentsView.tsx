@@ -236,7 +236,7 @@ export function IncidentsView() {
     <div className={`incidents${detail ? ' with-detail' : ''}`}>
       <h1 className="sr-only">{t('incidents.tableLabel')}</h1>
       <FilterBar query={q} instance={view === 'all' ? null : view} onChange={setQuery} />
-      <Chips query={q} counts={counts} onChange={setQuery} aside={<FreshnessNote view={view} />} />
+      <Chips query={q} counts={grouped ? undefined : counts} onChange={setQuery} aside={<FreshnessNote view={view} />} />
       <PivotBar query={q} instance={view === 'all' ? 'main' : view} />
       {chartsOpen && !grouped && (
         <div className="charts-wrap" aria-busy={stats.loading}>
