@@ -220,6 +220,11 @@ test('a grouped view asks its groups and nothing else; a filter while grouped to
   expect(t.pages[0]!.body!.offset).toBe(0);
   expect(t.groups + t.stats + t.marks).toBe(0);
 
+  // A whole group selected counts the group's incidents, not the list's.
+  await first.getByRole('button', { name: largest.count === 1 ? 'Select 1' : `Select all ${n(largest.count)}` }).click();
+  await expect(page.getByTestId('selected-count')).toHaveText(`${n(largest.count)} selected`);
+  await page.keyboard.press('Escape');
+
   // Back to the table: its rows, its aggregates and its mark are read now.
   rec.reset();
   await page.getByRole('combobox', { name: 'Group by' }).selectOption('');

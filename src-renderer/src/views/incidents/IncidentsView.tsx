@@ -113,8 +113,9 @@ export function IncidentsView() {
   // A selected query follows the list: its count is what the list matches now.
   const total = grouped ? (groupedTotal?.key === groupsKey ? groupedTotal.total : null) : listTotal;
   const onGroupsTotal = useCallback((key: string, n: number) => setGroupedTotal({ key, total: n }), []);
+  // (A whole group selected is counted by its group, not by the list.)
   useEffect(() => {
-    if (scope && total !== null) useTriage.getState().setScopeTotal(view, total);
+    if (scope && !scope.extra.length && total !== null) useTriage.getState().setScopeTotal(view, total);
   }, [scope, total, view]);
   useLiveList(view, q, answered);
   const stats = useIncidentStats(view, q, source);
