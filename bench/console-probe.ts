@@ -73,7 +73,12 @@ export const VIEW_PROBE = `(() => {
     return {
       totalText: total,
       total: total.includes('…') ? null : digits(total),
-      groups: groupsList ? { count: groupEls.length, sum } : null,
+      // A long grouped list draws the groups in view: its count and sum are on the list itself.
+      groups: groupsList
+        ? groupsList.dataset.groups && Number(groupsList.dataset.groups) !== groupEls.length
+          ? { count: Number(groupsList.dataset.groups), sum: Number(groupsList.dataset.sum) }
+          : { count: groupEls.length, sum }
+        : null,
       openCount: open ? digits(open.querySelector('[data-testid="group-count"]')?.textContent) : null,
       openRows: open ? open.querySelectorAll('.group-rows tbody tr[data-loaded="true"]').length : 0,
       rows: document.querySelectorAll('table[aria-label="Incidents"] tbody tr[data-loaded="true"]').length,

@@ -16,7 +16,7 @@ import { checkAuth, useSession } from '../state/session';
 import { currentQuery, useTriage } from '../state/triage';
 import { bucketFor, queryKey, searchText, statsByServer, toSearchFilters, toSearchRequest, toStatsQuery, type IncidentQuery, type Resolve } from '../views/incidents/query';
 import { cachedSource, rememberSource } from './listCache';
-import { compareRows, MergedSource, PagedSource, type RowSource } from './source';
+import { compareRows, MergedSource, PagedSource, type Row, type RowSource } from './source';
 
 export const INCIDENTS = 'service_asset_findings';
 
@@ -84,23 +84,25 @@ export function incidentSource(view: string, q: IncidentQuery, fields: readonly 
   // The table shows the previous source's rows until the new one answers.
   rememberSource(view, source);
   // The first page is asked now, while the view renders, not once the table has been laid out
-  // and painted (the table asks the same rows then: the request is already in flight).
-  source.ensure(0, 60);
+  // and painted (the table asks the same rows then: the request is already in flight). A grouped
+  // view shows no rows: they are read when the table is shown.
+  if (!q.groupBy) source.ensure(0, 60);
   return source;
 }
 
-/** Reads the rows again on every refresh (the button, the live list, a change sent). */
-export function useRefreshes(source: RowSource | null): void {
+/** Reads the rows again on every refresh (the button, the live list, a change sent); a list not
+ * shown (the view grouped) is read again when it is shown. */
+export function useRefreshes(source: RowSource | null, shown = true): void {
   const seq = useTriage((s) => s.seq);
   const changed = useChanges((s) => s.seq);
   const seen = useRef(`${seq}|${changed}`);
   useEffect(() => {
     const now = `${seq}|${changed}`;
-    if (seen.current !== now) {
+    if (shown && seen.current !== now) {
       seen.current = now;
       source?.refresh();
     }
-  }, [seq, changed, source]);
+  }, [seq, changed, source, shown]);
 }
 
 /** Whether the source has answered at least once (or failed). */
@@ -134,7 +136,8 @@ export function useIncidentStats(view: string, q: IncidentQuery, source: RowSour
   const until = useTriage((s) => s.hold[view] ?? null);
   const changed = useChanges((s) => s.seq);
   useSession((s) => s.me);
-  const ready = source !== null;
+  // A grouped view shows no counts or charts beside its groups: nothing is asked for them.
+  const ready = source !== null && !q.groupBy;
   const answered = useAnswered(source);
   const res: Resolve = { ...resolveFor(view, view === 'all' ? 'main' : view), asOf, until };
   const qs = toStatsQuery(q, res, bucketFor(q.range, asOf));
@@ -212,37 +215,68 @@ async function newest(view: string, instance: string, q: IncidentQuery, after: s
 }
 
 /**
- * The mark of one instance's view read from the rows in hand, when they hold it: the list is
- * sorted newest first and nothing is held back, so its first row is the newest match (none when
- * it has no rows). undefined: ask the instance.
+ * Whether the list's own rows tell each instance's newest match: sorted newest first (whatever
+ * the keys after created_at), or oldest first when every row is in hand; nothing held back.
  */
-function markFromFirstPage(view: string, q: IncidentQuery): string | null | undefined {
-  if (view === 'all' || useTriage.getState().hold[view]) return undefined;
-  const [sort, ...more] = q.sorting;
-  if (!sort || more.length || sort.id !== 'created_at' || !sort.desc) return undefined;
-  const source = cachedSource(view);
-  if (!source || !source.key.includes(`|${queryKey(q)}|`)) return undefined;
-  const st = source.state();
-  if (st.error || st.total === null) return undefined;
-  if (st.total === 0) return null;
-  const top = source.row(0)?.created_at;
-  return typeof top === 'string' ? top : undefined;
+function orderGivesMark(view: string, q: IncidentQuery): boolean {
+  const [sort] = q.sorting;
+  return !!sort && sort.id === 'created_at' && !useTriage.getState().hold[view];
 }
 
 /**
- * The newest incident of the whole instance, read from the list in hand when the list shows every
- * incident newest first (no filter, no text): undefined when the list cannot say (another query,
- * another order, 'all', rows held back), 'wait' while its first page is still being read.
+ * The newest created_at matching the query on each instance of the view, read from the list in
+ * hand: undefined when the list cannot say (another order or query, rows held back, a failed
+ * instance), 'wait' while its first rows are being read.
  */
-export function newestOfInstanceInHand(view: string): string | null | undefined | 'wait' {
-  const q = currentQuery();
-  if (view === 'all' || searchText(q) !== '' || toSearchFilters(q, resolveFor(view, view)).length > 0) return undefined;
+function marksInHand(view: string, q: IncidentQuery): Record<string, string | null> | undefined | 'wait' {
+  if (!orderGivesMark(view, q)) return undefined;
   const source = cachedSource(view);
   if (!source || !source.key.includes(`|${queryKey(q)}|`)) return undefined;
   const st = source.state();
-  if (st.error) return undefined;
+  if (st.error || st.failures.length) return undefined;
   if (st.total === null) return 'wait';
-  return markFromFirstPage(view, q);
+  const created = (r: Row | null | undefined): string | null | undefined => (r === null ? null : typeof r?.created_at === 'string' ? r.created_at : undefined);
+  if (!q.sorting[0]!.desc) {
+    // Oldest first: the newest is the last row, in hand when the list is short or scrolled to its end.
+    if (view === 'all') return undefined;
+    if (st.loading) return 'wait';
+    const last = st.total === 0 ? null : source.row(st.total - 1);
+    const v = created(last);
+    return v === undefined ? undefined : { [view]: v };
+  }
+  const heads = source.heads();
+  if (!heads) return st.loading ? 'wait' : undefined;
+  const out: Record<string, string | null> = {};
+  for (const [instance, row] of heads) {
+    const v = created(row);
+    if (v === undefined) return undefined;
+    out[instance] = v;
+  }
+  return out;
+}
+
+/**
+ * The newest incident of the whole instance (of every instance, for 'all'), read from the list in
+ * hand when the list shows every incident in time order (no filter, no text): undefined when the
+ * list cannot say (another query or order, rows held back, a grouped list whose rows are not
+ * read), 'wait' while its first page is still being read.
+ */
+export function newestOfInstanceInHand(view: string): string | null | undefined | 'wait' {
+  const q = currentQuery();
+  const inst = view === 'all' ? 'main' : view;
+  if (searchText(q) !== '' || toSearchFilters(q, resolveFor(view, inst)).length > 0) return undefined;
+  const source = cachedSource(view);
+  // A grouped list does not read its rows: nothing to wait for.
+  if (q.groupBy && (!source || source.state().total === null)) return undefined;
+  const marks = marksInHand(view, q);
+  if (marks === undefined || marks === 'wait') return marks;
+  return Object.values(marks).filter((x): x is string => !!x).sort().pop() ?? null;
+}
+
+/** Asks each instance of the view for its newest match (the live list's mark). */
+function askMarks(view: string, q: IncidentQuery, signal: AbortSignal): Promise<Record<string, string | null>> {
+  const tags = instancesOf(view, useInstances.getState());
+  return Promise.all(tags.map(async (t) => [t.id, (await newest(view, t.id, q, null, signal)).mark] as const)).then((pairs) => Object.fromEntries(pairs));
 }
 
 /**
@@ -250,6 +284,11 @@ export function newestOfInstanceInHand(view: string): string | null | undefined 
  * since it was read. None: the list refreshes itself (rows, total, chips, charts; the selection,
  * the focus and the open incident stay). Some: they are announced and held back (the rows do
  * not move under the cursor) until the user shows them.
+ *
+ * The mark (each instance's newest match when the view was read) comes from the list's first
+ * rows when its order gives it; otherwise it is asked together with the first page. A grouped
+ * view reads no rows and asks nothing beside its groups: its first check takes the mark and
+ * reads the groups again (what a check that finds nothing new does).
  */
 export function useLiveList(view: string, q: IncidentQuery, answered: boolean): void {
   const live = useTriage((s) => s.live);
@@ -259,25 +298,39 @@ export function useLiveList(view: string, q: IncidentQuery, answered: boolean): 
   const qk = queryKey(q);
   const qRef = useRef(q);
   qRef.current = q;
-  // Marks are taken as soon as the view is (re)read: once its rows have answered, so that the
-  // rows on screen are asked first.
+  const grouped = q.groupBy !== null;
+  const fromRows = orderGivesMark(view, q);
+  const liveOn = live.everyMs > 0 && !live.paused;
+  // The mark from the rows in hand, once they are read (the rows of a refresh included).
   useEffect(() => {
-    if (!api || marks || !answered) return;
-    const first = markFromFirstPage(view, qRef.current);
-    if (first !== undefined) {
-      useTriage.getState().setMarks(view, { [view]: first });
-      return;
-    }
+    if (!api || marks || grouped || !fromRows || !answered) return;
+    const source = cachedSource(view);
+    let unsub: (() => void) | null = null;
+    const settle = (): boolean => {
+      const m = marksInHand(view, qRef.current);
+      if (m === 'wait') return false;
+      unsub?.();
+      unsub = null;
+      // The rows cannot say (an instance failed): the first check asks.
+      if (m !== undefined) useTriage.getState().setMarks(view, m);
+      return true;
+    };
+    if (!settle() && source) unsub = source.subscribe(() => void settle());
+    return () => unsub?.();
+  }, [api, view, qk, marks, list, answered, grouped, fromRows]);
+  // Another order: the mark is asked with the first page, not after it (when the live list is on;
+  // otherwise its first check asks).
+  useEffect(() => {
+    if (!api || marks || grouped || fromRows || !liveOn) return;
     const ctl = new AbortController();
-    const tags = instancesOf(view, useInstances.getState());
-    Promise.all(tags.map(async (t) => [t.id, (await newest(view, t.id, qRef.current, null, ctl.signal)).mark] as const)).then(
-      (pairs) => {
-        if (!ctl.signal.aborted) useTriage.getState().setMarks(view, Object.fromEntries(pairs));
+    askMarks(view, qRef.current, ctl.signal).then(
+      (m) => {
+        if (!ctl.signal.aborted) useTriage.getState().setMarks(view, m);
       },
       () => {},
     );
     return () => ctl.abort();
-  }, [api, view, qk, marks, list, answered]);
+  }, [api, view, qk, marks, list, grouped, fromRows, liveOn]);
   useEffect(() => {
     if (!api || !live.everyMs || live.paused) return;
     let ctl: AbortController | null = null;
@@ -285,9 +338,24 @@ export function useLiveList(view: string, q: IncidentQuery, answered: boolean): 
       const t = useTriage.getState();
       const m = t.marks[view];
       const ch = useChanges.getState();
-      if (document.hidden || !m || ch.pending || ch.running || ctl) return;
+      if (document.hidden || ch.pending || ch.running || ctl) return;
       ctl = new AbortController();
       const signal = ctl.signal;
+      if (!m) {
+        // No mark yet (a grouped view, or the live list just turned on): take it now and read the
+        // view again, so that nothing that arrived since it was read is missed.
+        askMarks(view, qRef.current, signal)
+          .then((next) => {
+            if (signal.aborted) return;
+            useTriage.getState().setMarks(view, next);
+            if (!useTriage.getState().fresh[view]) useTriage.getState().liveRefresh();
+          })
+          .catch(() => {})
+          .finally(() => {
+            ctl = null;
+          });
+        return;
+      }
       const tags = instancesOf(view, useInstances.getState());
       Promise.all(tags.map((tag) => newest(view, tag.id, qRef.current, m[tag.id] ?? null, signal)))
         .then((answers) => {

@@ -1,5 +1,5 @@
-// Labels of related records (an incident's asset name, its finding type's title), fetched in
-// batches per instance and resource with one search each, and cached.
+// Labels of related records (an incident's asset name, its finding type's title), fetched with
+// one search per instance and resource for every id asked in the same moment, and cached.
 import { useSyncExternalStore } from 'react';
 import { getResource } from '../../../src-shared/resources/index';
 import { emptySearch } from '../../../src-shared/schemas/search';
@@ -29,21 +29,25 @@ function emit(): void {
   for (const l of listeners) l();
 }
 
+/** Ids asked in one request at most (the largest page a search answers). */
+const BATCH = 10_000;
+
 async function flush(): Promise<void> {
   scheduled = false;
   const api = useSession.getState().api;
   const jobs = [...queued.values()];
   queued.clear();
   if (!api) return;
+  // One request per instance and resource (more only past 10,000 ids), all sent at once: the
+  // labels of a resource arrive together, in one redraw, whatever their number.
   await Promise.all(
-    jobs.map(async (job) => {
+    jobs.flatMap((job) => {
       const r = getResource(job.resource);
       const ids = [...job.ids];
       const m = bucket(job.instance, job.resource);
-      // The first ids asked (the ones on screen) come in a small batch of their own and are shown
-      // as soon as they arrive; the rest follow in larger ones.
-      for (let i = 0; i < ids.length; i += i === 0 ? 50 : 500) {
-        const part = ids.slice(i, i + (i === 0 ? 50 : 500));
+      const parts: string[][] = [];
+      for (let i = 0; i < ids.length; i += BATCH) parts.push(ids.slice(i, i + BATCH));
+      return parts.map(async (part) => {
         try {
           const page = await search(api, targetOf(job.instance), job.resource, {
             ...emptySearch(part.length),
@@ -56,10 +60,9 @@ async function flush(): Promise<void> {
           for (const id of part) m.delete(id);
         }
         emit();
-      }
+      });
     }),
   );
-  emit();
 }
 
 export function requestLabel(instance: string, resource: string, id: string): void {

@@ -38,6 +38,11 @@ export interface RowSource {
   subscribe(listener: () => void): () => void;
   /** Bumped on every change, for React's useSyncExternalStore. */
   version(): number;
+  /**
+   * The first row each instance answered for the list's first page (null: the instance has no
+   * row), or null while an instance has not answered it or failed.
+   */
+  heads(): ReadonlyMap<string, Row | null> | null;
   /** Changes rows in hand (a change shown before the server has it); `key` names a row. */
   patch(key: (row: Row) => string, patch: ReadonlyMap<string, Partial<Row>>): void;
   dispose(): void;
@@ -84,6 +89,9 @@ const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(Strin
 /** Pages away from the viewport beyond which a request in flight is cancelled. */
 const FAR_PAGES = 6;
 
+/** Pages read in one request at most once the list has answered (pages next to each other that are all wanted). */
+const MAX_BATCH = 3;
+
 export type PageFetcher = (offset: number, limit: number, signal: AbortSignal) => Promise<Page>;
 
 export interface PagedOptions {
@@ -109,8 +117,6 @@ export class PagedSource extends Base implements RowSource {
   private total: number | null = null;
   private error: Error | null = null;
   private lastStart = 0;
-  /** How many of `wanted` (its first entries) are on screen. */
-  private visibleCount = 0;
 
   constructor(
     readonly key: string,
@@ -137,6 +143,14 @@ export class PagedSource extends Base implements RowSource {
     return this.pages.get(Math.floor(index / this.pageSize))?.[index % this.pageSize];
   }
 
+  heads(): ReadonlyMap<string, Row | null> | null {
+    // Rows being read again (a refresh) are not the list's first rows yet.
+    if (this.error || this.total === null || this.stale.has(0) || this.inflight.has(0)) return null;
+    if (this.total === 0) return new Map([[this.instance.id, null]]);
+    const top = this.row(0);
+    return top ? new Map([[this.instance.id, top]]) : null;
+  }
+
   ensure(start: number, end: number): void {
     if (this.disposed) return;
     const s = Math.max(0, start);
@@ -154,7 +168,6 @@ export class PagedSource extends Base implements RowSource {
       if (extra >= 0 && (this.total === null || extra * this.pageSize < this.total)) list.push(extra);
     }
     const visible = list.slice(0, last - first + 1);
-    this.visibleCount = visible.length;
     this.wanted = forward ? list : [...visible.reverse(), ...list.slice(last - first + 1)];
     // Requests for pages far from the viewport are dropped; near ones are let finish.
     for (const [p, ctl] of this.inflight) {
@@ -176,26 +189,61 @@ export class PagedSource extends Base implements RowSource {
   }
 
   private pump(): void {
-    // Until the list first answers, only the pages on screen are asked: the pages read ahead
-    // would compete with them for the server.
-    const onScreen = this.total === null ? new Set(this.wanted.slice(0, this.visibleCount)) : null;
-    for (const p of this.wanted) {
+    // Until the list first answers, only the pages on screen and the ones read ahead of them are
+    // asked, in one request: the read-ahead does not compete with the first rows for the server
+    // (a second request would go to another reader and count the list again), and no request
+    // follows the first page's answer.
+    if (this.total === null) {
+      if (this.inflight.size > 0) return;
+      const run = this.runFrom(this.wanted, 0, Number.POSITIVE_INFINITY);
+      if (run.length) this.load(run);
+      return;
+    }
+    for (let i = 0; i < this.wanted.length; i++) {
       if (this.inflight.size >= this.concurrency) break;
-      if (onScreen && !onScreen.has(p)) continue;
-      if (this.inflight.has(p) || (this.pages.has(p) && !this.stale.has(p))) continue;
-      this.load(p);
+      const run = this.runFrom(this.wanted, i, MAX_BATCH);
+      if (!run.length) continue;
+      this.load(run);
+      i += run.length - 1;
     }
   }
 
-  private load(p: number): void {
+  private needs(p: number): boolean {
+    return !this.inflight.has(p) && (!this.pages.has(p) || this.stale.has(p));
+  }
+
+  /** The pages from wanted[i] on that follow each other in ascending order and all need reading (one request). */
+  private runFrom(wanted: readonly number[], i: number, max: number): number[] {
+    const run: number[] = [];
+    for (let k = i; k < wanted.length && run.length < max; k++) {
+      const p = wanted[k]!;
+      if (!this.needs(p)) {
+        if (run.length) break;
+        if (k === i) return run;
+        continue;
+      }
+      if (run.length && p !== run[run.length - 1]! + 1) break;
+      run.push(p);
+    }
+    return run;
+  }
+
+  private load(run: number[]): void {
     const ctl = new AbortController();
-    this.inflight.set(p, ctl);
-    this.fetchPage(p * this.pageSize, this.pageSize, ctl.signal).then(
+    const wasLoading = this.inflight.size > 0;
+    for (const p of run) this.inflight.set(p, ctl);
+    const first = run[0]!;
+    this.fetchPage(first * this.pageSize, run.length * this.pageSize, ctl.signal).then(
       (page) => {
-        if (this.disposed || this.inflight.get(p) !== ctl) return;
-        this.inflight.delete(p);
-        this.pages.set(p, page.items.map((r) => ({ ...r, _instance: this.instance })));
-        this.stale.delete(p);
+        if (this.disposed) return;
+        const mine = run.filter((p) => this.inflight.get(p) === ctl);
+        if (!mine.length) return;
+        for (const p of mine) {
+          this.inflight.delete(p);
+          const at = (p - first) * this.pageSize;
+          this.pages.set(p, page.items.slice(at, at + this.pageSize).map((r) => ({ ...r, _instance: this.instance })));
+          this.stale.delete(p);
+        }
         this.total = page.total;
         this.error = null;
         this.evict();
@@ -203,13 +251,24 @@ export class PagedSource extends Base implements RowSource {
         this.emit();
       },
       (e: unknown) => {
-        if (this.inflight.get(p) === ctl) this.inflight.delete(p);
-        if (this.disposed || isAbort(e)) return;
+        let dropped = false;
+        for (const p of run) {
+          if (this.inflight.get(p) === ctl) {
+            this.inflight.delete(p);
+            dropped = true;
+          }
+        }
+        if (this.disposed) return;
+        if (isAbort(e)) {
+          // A far page of the request was dropped: the near ones it carried are asked again.
+          if (dropped) this.pump();
+          return;
+        }
         this.error = asError(e);
         this.emit();
       },
     );
-    if (this.inflight.size === 1) this.emit();
+    if (!wasLoading) this.emit();
   }
 
   private evict(): void {
@@ -259,6 +318,8 @@ interface Cursor {
   done: boolean;
   error: Error | null;
   pending: Promise<void> | null;
+  /** The first row of the instance's list (null: none), once its first chunk has answered. */
+  head: Row | null | undefined;
 }
 
 /**
@@ -281,7 +342,7 @@ export class MergedSource extends Base implements RowSource {
     private readonly chunk = 200,
   ) {
     super();
-    this.cursors = parts.map((p) => ({ ...p, buffer: [], offset: 0, total: null, done: false, error: null, pending: null }));
+    this.cursors = parts.map((p) => ({ ...p, buffer: [], offset: 0, total: null, done: false, error: null, pending: null, head: undefined }));
   }
 
   state(): SourceState {
@@ -304,6 +365,11 @@ export class MergedSource extends Base implements RowSource {
     return [this.merged, ...this.cursors.map((c) => c.buffer)];
   }
 
+  heads(): ReadonlyMap<string, Row | null> | null {
+    if (this.cursors.some((c) => c.error || c.head === undefined)) return null;
+    return new Map(this.cursors.map((c) => [c.instance.id, c.head ?? null]));
+  }
+
   ensure(_start: number, end: number): void {
     if (end > this.want) this.want = end + this.chunk;
     void this.run();
@@ -314,7 +380,7 @@ export class MergedSource extends Base implements RowSource {
     this.ctl = new AbortController();
     const keep = this.merged.length;
     this.merged = [];
-    for (const c of this.cursors) Object.assign(c, { buffer: [], offset: 0, total: null, done: false, error: null, pending: null });
+    for (const c of this.cursors) Object.assign(c, { buffer: [], offset: 0, total: null, done: false, error: null, pending: null, head: undefined });
     this.want = Math.max(this.want, keep);
     this.running = false;
     void this.run();
@@ -325,7 +391,9 @@ export class MergedSource extends Base implements RowSource {
     try {
       const page = await c.fetch(c.offset, this.chunk, signal);
       if (signal.aborted) return;
-      c.buffer.push(...page.items.map((r) => ({ ...r, _instance: c.instance })));
+      const rows = page.items.map((r) => ({ ...r, _instance: c.instance }));
+      if (c.offset === 0) c.head = rows[0] ?? null;
+      c.buffer.push(...rows);
       c.offset += page.items.length;
       c.total = page.total;
       if (page.items.length < this.chunk || c.offset >= page.total) c.done = true;
@@ -416,6 +484,10 @@ export class StaticSource extends Base implements RowSource {
 
   row(index: number): Row | undefined {
     return this.rows[index];
+  }
+
+  heads(): null {
+    return null;
   }
 
   ensure(): void {}

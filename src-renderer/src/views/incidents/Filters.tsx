@@ -180,7 +180,8 @@ function GroupControl({ value, onChange }: { value: GroupField | null; onChange(
 
 export function Chips(props: {
   query: IncidentQuery;
-  counts: Counts | null;
+  /** null while counting; undefined when the view does not count them (a grouped view counts its groups). */
+  counts: Counts | null | undefined;
   onChange(update: (q: IncidentQuery) => IncidentQuery): void;
   /** Shown at the end of the risk row (how fresh the data is). */
   aside?: ReactNode;
@@ -205,9 +206,11 @@ export function Chips(props: {
           >
             <span className="chip-dot" aria-hidden="true" />
             <span className="chip-label">{t(`status.${s}`)}</span>
-            <span className="chip-count" data-testid={`count-status-${s}`}>
-              {n(counts?.status[s])}
-            </span>
+            {counts !== undefined && (
+              <span className="chip-count" data-testid={`count-status-${s}`}>
+                {n(counts?.status[s])}
+              </span>
+            )}
           </button>
         ))}
       </div>
@@ -223,9 +226,11 @@ export function Chips(props: {
           >
             <span className="chip-dot" aria-hidden="true" />
             <span className="chip-label">{t(`risk.${r}`)}</span>
-            <span className="chip-count" data-testid={`count-risk-${r}`}>
-              {n(counts?.risk[r])}
-            </span>
+            {counts !== undefined && (
+              <span className="chip-count" data-testid={`count-risk-${r}`}>
+                {n(counts?.risk[r])}
+              </span>
+            )}
           </button>
         ))}
         {props.aside}

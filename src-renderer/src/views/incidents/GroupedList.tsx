@@ -2,7 +2,8 @@
 // the count of each group (the resource's `group` operation, over the list's filters). A group
 // opens to its incidents; a whole group can be selected and acted on (repeated alerts become one
 // line with a count).
-import { useEffect, useMemo, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { openIncident, refOf } from '../../actions/incidents';
 import { groupBy, search, type GroupItem } from '../../api/radar';
 import { StatusPill } from '../../components/Badges';
@@ -53,7 +54,24 @@ function GroupLabel({ field, g }: { field: GroupField; g: Group }) {
   }
 }
 
-export function GroupedList(props: { view: string; query: IncidentQuery; field: GroupField; columns: readonly ColumnSpec[]; visible: string[]; fields: string[] }) {
+/** Groups drawn whole up to this many (the page's find and the screen reader see every one); more are drawn as they scroll into view. */
+const DRAWN_WHOLE = 100;
+/** A closed group's height and the gap after it (px), until measured. */
+const GROUP_HEIGHT = 40;
+const GROUP_GAP = 4;
+
+export function GroupedList(props: {
+  view: string;
+  query: IncidentQuery;
+  field: GroupField;
+  columns: readonly ColumnSpec[];
+  visible: string[];
+  fields: string[];
+  /** Names the grouping the total is of (view, field, query). */
+  totalKey: string;
+  /** The sum of the groups once they have answered (the header's total). */
+  onTotal: (key: string, total: number) => void;
+}) {
   const { t, lang } = useI18n();
   const api = useSession((s) => s.api);
   const list = useInstances((s) => s.list);
@@ -64,7 +82,12 @@ export function GroupedList(props: { view: string; query: IncidentQuery; field: 
   const [error, setError] = useState<unknown>(null);
   const [open, setOpen] = useState<string | null>(null);
   const qk = queryKey(props.query);
-  const tags = useMemo(() => instancesOf(props.view, { list, mainId }), [props.view, list, mainId]);
+  // The instances grouped, by id: the instance list arriving (names, health) asks nothing again.
+  const tagIds = instancesOf(props.view, { list, mainId })
+    .map((tag) => tag.id)
+    .join(',');
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const tags = useMemo(() => instancesOf(props.view, { list, mainId }), [props.view, tagIds]);
   useEffect(() => {
     if (!api) return;
     const ctl = new AbortController();
@@ -76,7 +99,10 @@ export function GroupedList(props: { view: string; query: IncidentQuery; field: 
       }),
     ).then(
       (parts) => {
-        if (!ctl.signal.aborted) setGroups(parts.flat().sort((a, b) => b.count - a.count));
+        if (ctl.signal.aborted) return;
+        const all = parts.flat().sort((a, b) => b.count - a.count);
+        setGroups(all);
+        props.onTotal(props.totalKey, all.reduce((n, g) => n + g.count, 0));
       },
       (e: unknown) => {
         if (!ctl.signal.aborted) setError(e);
@@ -97,40 +123,70 @@ export function GroupedList(props: { view: string; query: IncidentQuery; field: 
     announce('info', 'notices.selectedAll', { count: g.count });
   };
 
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const windowed = (groups?.length ?? 0) > DRAWN_WHOLE;
+  const virtualizer = useVirtualizer({
+    count: windowed ? groups!.length : 0,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => GROUP_HEIGHT + GROUP_GAP,
+    getItemKey: (i) => (groups?.[i] ? keyOf(groups[i]!) : i),
+    overscan: 10,
+  });
+
   if (error) return <p className="error pad" role="alert">{failureText(error)}</p>;
   if (!groups) return <p className="muted pad">{t('states.loading')}</p>;
+  const groupAt = (g: Group, i: number) => {
+    const k = keyOf(g);
+    const isOpen = open === k;
+    return (
+      <div key={k} role="listitem" aria-posinset={windowed ? i + 1 : undefined} aria-setsize={windowed ? groups.length : undefined} className={`group${isOpen ? ' is-open' : ''}`} data-testid="group">
+        <div className="group-head">
+          <button type="button" className="group-toggle" aria-expanded={isOpen} onClick={() => setOpen(isOpen ? null : k)}>
+            <span className="caret" aria-hidden="true">
+              {isOpen ? '▾' : '▸'}
+            </span>
+            <span className="group-label">
+              <GroupLabel field={props.field} g={g} />
+            </span>
+            {props.view === 'all' && <span className="tag">{displayName(g.instance, t)}</span>}
+            <span className="count-pill" data-testid="group-count">
+              {formatNumber(lang, g.count)}
+            </span>
+          </button>
+          <button type="button" className="ghost" onClick={() => selectGroup(g)} title={t('groups.selectHint')}>
+            {t('groups.select', { count: g.count, n: formatNumber(lang, g.count) })}
+          </button>
+        </div>
+        {isOpen && <GroupRows view={props.view} query={props.query} field={props.field} group={g} columns={props.columns} visible={props.visible} fields={props.fields} />}
+      </div>
+    );
+  };
   return (
-    <div className="groups" role="list" aria-label={t('groups.label', { field: t(`groups.fields.${props.field}`) })}>
+    <div
+      ref={scrollRef}
+      className="groups"
+      role="list"
+      aria-label={t('groups.label', { field: t(`groups.fields.${props.field}`) })}
+      data-groups={groups.length}
+      data-sum={total ?? 0}
+    >
       <p className="muted small groups-total" data-testid="groups-total">
         {t(`groups.summaryOf.${props.field}`, { count: groups.length, n: formatNumber(lang, groups.length), total: formatNumber(lang, total ?? 0) })}
       </p>
       {!groups.length && <div className="state-empty">{t('incidents.emptyFiltered')}</div>}
-      {groups.map((g) => {
-        const k = keyOf(g);
-        const isOpen = open === k;
-        return (
-          <div key={k} role="listitem" className={`group${isOpen ? ' is-open' : ''}`} data-testid="group">
-            <div className="group-head">
-              <button type="button" className="group-toggle" aria-expanded={isOpen} onClick={() => setOpen(isOpen ? null : k)}>
-                <span className="caret" aria-hidden="true">
-                  {isOpen ? '▾' : '▸'}
-                </span>
-                <span className="group-label">
-                  <GroupLabel field={props.field} g={g} />
-                </span>
-                {props.view === 'all' && <span className="tag">{displayName(g.instance, t)}</span>}
-                <span className="count-pill" data-testid="group-count">
-                  {formatNumber(lang, g.count)}
-                </span>
-              </button>
-              <button type="button" className="ghost" onClick={() => selectGroup(g)} title={t('groups.selectHint')}>
-                {t('groups.select', { count: g.count, n: formatNumber(lang, g.count) })}
-              </button>
+      {windowed ? (
+        // Many groups (5,000 assets): only the ones in view are drawn, each measured as drawn (an
+        // open group is taller).
+        <div style={{ position: 'relative', flex: 'none', height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((vi) => (
+            <div key={vi.key} data-index={vi.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${vi.start}px)`, paddingBottom: GROUP_GAP }}>
+              {groupAt(groups[vi.index]!, vi.index)}
             </div>
-            {isOpen && <GroupRows view={props.view} query={props.query} field={props.field} group={g} columns={props.columns} visible={props.visible} fields={props.fields} />}
-          </div>
-        );
-      })}
+          ))}
+        </div>
+      ) : (
+        groups.map((g, i) => groupAt(g, i))
+      )}
     </div>
   );
 }

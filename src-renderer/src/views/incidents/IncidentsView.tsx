@@ -26,7 +26,7 @@ import { COLUMN_FIELDS, incidentColumns } from './columns';
 import { IncidentDetail } from './Detail';
 import { Chips, FilterBar, type Counts } from './Filters';
 import { GroupedList } from './GroupedList';
-import { bucketEnd, isFiltered, justBefore, rangeBounds, type IncidentQuery } from './query';
+import { bucketEnd, isFiltered, justBefore, queryKey, rangeBounds, type IncidentQuery } from './query';
 import { FreshnessNote, StatusLine } from './StatusLine';
 import { PivotBar } from './pivots';
 
@@ -78,9 +78,16 @@ export function IncidentsView() {
   const peopleVersion = usePeople((s) => s.version);
   const lastToggled = useRef<number | null>(null);
 
-  // The people and groups of the instances shown (names, "my group").
+  // The people and groups of the instances shown (names, "my group"): read once per instance and
+  // session (the instance list arriving, or the view coming back to an instance, asks nothing).
+  const peopleAsked = useRef<{ api: unknown; ids: Set<string> }>({ api: null, ids: new Set() });
   useEffect(() => {
-    for (const tag of instancesOf(view, { list, mainId })) void usePeople.getState().load(tag.id);
+    if (peopleAsked.current.api !== api) peopleAsked.current = { api, ids: new Set() };
+    for (const tag of instancesOf(view, { list, mainId })) {
+      if (peopleAsked.current.ids.has(tag.id)) continue;
+      peopleAsked.current.ids.add(tag.id);
+      void usePeople.getState().load(tag.id);
+    }
   }, [view, list, mainId, api]);
 
   const columns = useMemo(() => incidentColumns(t, lang, view === 'all'), [t, lang, view]);
@@ -93,15 +100,22 @@ export function IncidentsView() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [api, view, q, fields, loaded, list, me, q.team === 'mine' ? peopleVersion : 0],
   );
-  useRefreshes(source);
+  const grouped = q.groupBy !== null;
+  useRefreshes(source, !grouped);
   const answered = useAnswered(source);
-  // A selected query follows the list: its count is what the list matches now.
-  const total = useSyncExternalStore(
+  // A grouped view's total is the sum of its groups (its rows are not read).
+  const [groupedTotal, setGroupedTotal] = useState<{ key: string; total: number } | null>(null);
+  const groupsKey = `${view}|${q.groupBy}|${queryKey(q)}`;
+  const listTotal = useSyncExternalStore(
     (cb) => source?.subscribe(cb) ?? (() => {}),
     () => source?.state().total ?? null,
   );
+  // A selected query follows the list: its count is what the list matches now.
+  const total = grouped ? (groupedTotal?.key === groupsKey ? groupedTotal.total : null) : listTotal;
+  const onGroupsTotal = useCallback((key: string, n: number) => setGroupedTotal({ key, total: n }), []);
+  // (A whole group selected is counted by its group, not by the list.)
   useEffect(() => {
-    if (scope && total !== null) useTriage.getState().setScopeTotal(view, total);
+    if (scope && !scope.extra.length && total !== null) useTriage.getState().setScopeTotal(view, total);
   }, [scope, total, view]);
   useLiveList(view, q, answered);
   const stats = useIncidentStats(view, q, source);
@@ -231,9 +245,9 @@ export function IncidentsView() {
     <div className={`incidents${detail ? ' with-detail' : ''}`}>
       <h1 className="sr-only">{t('incidents.tableLabel')}</h1>
       <FilterBar query={q} instance={view === 'all' ? null : view} onChange={setQuery} />
-      <Chips query={q} counts={counts} onChange={setQuery} aside={<FreshnessNote view={view} />} />
+      <Chips query={q} counts={grouped ? undefined : counts} onChange={setQuery} aside={<FreshnessNote view={view} />} />
       <PivotBar query={q} instance={view === 'all' ? 'main' : view} />
-      {chartsOpen && (
+      {chartsOpen && !grouped && (
         <div className="charts-wrap" aria-busy={stats.loading}>
           {stats.stats ? (
             <Suspense
@@ -252,10 +266,10 @@ export function IncidentsView() {
           )}
         </div>
       )}
-      <StatusLine view={view} source={source} selection={selection.size} all={!!scope} statsTotal={stats.stats?.total ?? null} />
+      <StatusLine view={view} source={source} total={total} selection={selection.size} all={!!scope} />
       <div className="incidents-main">
         {q.groupBy ? (
-          <GroupedList view={view} query={q} field={q.groupBy} columns={columns} visible={visible} fields={fields} />
+          <GroupedList view={view} query={q} field={q.groupBy} columns={columns} visible={visible} fields={fields} totalKey={groupsKey} onTotal={onGroupsTotal} />
         ) : (
           <ContextMenu label={t('incidents.rowMenu')} entries={ROW_MENU}>
             <div className="table-area">

@@ -11,13 +11,6 @@ import { useFreshness } from '../../data/freshness';
 import { formatAgo, formatDateTime, formatNumber, formatTime } from '../../i18n/format';
 import { LIVE_INTERVALS, useTriage } from '../../state/triage';
 
-function useTotal(source: RowSource | null): number | null {
-  return useSyncExternalStore(
-    (cb) => source?.subscribe(cb) ?? (() => {}),
-    () => source?.state().total ?? null,
-  );
-}
-
 /** Why the last read of the rows failed (rows already shown stay). */
 function useReadError(source: RowSource | null): unknown {
   return useSyncExternalStore(
@@ -78,9 +71,9 @@ function intervalLabel(t: TFunction, ms: number): string {
   return ms < 60_000 ? t('live.seconds', { count: ms / 1000 }) : t('live.minutes', { count: ms / 60_000 });
 }
 
-export function StatusLine({ view, source, selection, all }: { view: string; source: RowSource | null; selection: number; all: boolean; statsTotal: number | null }) {
+/** `total`: the list's total, or the sum of its groups when grouped (null until known). */
+export function StatusLine({ view, source, total, selection, all }: { view: string; source: RowSource | null; total: number | null; selection: number; all: boolean }) {
   const { t, lang } = useI18n();
-  const total = useTotal(source);
   const readError = useReadError(source);
   const live = useTriage((s) => s.live);
   const readAt = useTriage((s) => s.readAt);
