@@ -45,6 +45,8 @@ test('the reason of a status change on a platform whose clock is behind is linke
     await expect(page.getByRole('button', { name: `Instance: ${NAME}` })).toBeVisible({ timeout: 30_000 });
     const detail = page.getByRole('complementary', { name: 'Incident' });
     await expect(detail.getByRole('heading', { level: 2 })).toHaveText(target.title);
+    // The incident of the platform, not the main instance's incident with the same id.
+    await expect(detail.getByTestId('detail-instance')).toHaveText(NAME);
     await detail.getByRole('button', { name: 'Status…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Change the status of 1 incident' });
     await dialog.getByRole('radio', { name: /Closed/ }).check();

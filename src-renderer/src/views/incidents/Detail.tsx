@@ -88,7 +88,7 @@ export function IncidentDetail({ detail, onClose }: { detail: RowRef; onClose():
       <div className="detail-badges">
         <StatusBadge status={s(shown?.status ?? detail.status)} />
         <RiskBadge level={(shown?.risklevel as number | undefined) ?? detail.risklevel} />
-        {instance && <span className="tag">{displayName(instance, t)}</span>}
+        {instance && <span className="tag" data-testid="detail-instance">{displayName(instance, t)}</span>}
       </div>
       <div className="detail-actions">
         <ActionButton id="incidents.setStatus" short />

@@ -141,12 +141,15 @@ export function IncidentsView() {
   // ---- the open incident follows the address (front_link opens it)
   const routeId = route.view === 'incidents' ? route.id : undefined;
   const routeInstance = route.view === 'incidents' ? route.at : undefined;
+  // The list's instance as the address names it (the selection follows it a moment later).
+  const routeList = route.view === 'incidents' ? route.instance : undefined;
   useEffect(() => {
     if (!routeId) {
       if (useTriage.getState().detail) useTriage.getState().openDetail(null);
       return;
     }
-    const instId = routeInstance ?? (view === 'all' ? 'main' : view);
+    const listInstance = routeList ?? view;
+    const instId = routeInstance ?? (listInstance === 'all' ? 'main' : listInstance);
     const [tag] = instancesOf(instId, { list, mainId });
     // The same id on another instance (a snapshot and its platform share ids) is another incident.
     const cur = useTriage.getState().detail;
@@ -166,7 +169,7 @@ export function IncidentsView() {
     return () => {
       current = false;
     };
-  }, [routeId, routeInstance, api, view, list, mainId]);
+  }, [routeId, routeInstance, routeList, api, view, list, mainId]);
 
   // ---- table callbacks
   const onToggle = useCallback(
