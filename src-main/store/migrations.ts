@@ -179,6 +179,20 @@ export const MIGRATIONS: readonly Migration[] = [
       for (const stmt of registryIndexDdl()) db.exec(stmt);
     },
   },
+  {
+    version: 11,
+    name: 'incident indexes by owner and by responsible group in time order, and by title',
+    up: (db) => {
+      const had = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index'`).all() as { name: string }[]).map((x) => x.name));
+      for (const stmt of registryIndexDdl()) db.exec(stmt);
+      // A database whose planner statistics were gathered gets them for the new indexes too
+      // (without them the planner would weigh the new indexes by guesses against measured ones).
+      if (db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'`).get()) {
+        const added = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`).all() as { name: string }[]).filter((x) => !had.has(x.name));
+        for (const { name } of added) db.exec(`ANALYZE ${q(name)}`);
+      }
+    },
+  },
 ];
 
 export { SCHEMA_VERSION };
