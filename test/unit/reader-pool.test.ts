@@ -164,4 +164,39 @@ describe('reader pool', () => {
       await one.close();
     }
   });
+
+  it('starts every reader at the console\'s first read and keeps them while the console is in use; others stop when idle', async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const used = new ReaderPool({ size: 2, idleMs: 100, consoleKeepMs: 60_000 });
+    const scripts = new ReaderPool({ size: 2, idleMs: 100, consoleKeepMs: 60_000 });
+    try {
+      await used.read(file, page({ limit: 1 }), null, 'console');
+      expect(used.running).toBe(2);
+      // Two reads at once from scripts: the second reader starts on demand, then stops when idle.
+      const both = Promise.all([scripts.read(file, slow(200_000), null, 'api'), scripts.read(file, slow(200_001), null, 'api')]);
+      expect(scripts.running).toBe(2);
+      await both;
+      await sleep(600);
+      expect(scripts.running).toBe(1);
+      expect(used.running).toBe(2);
+      const answered = JSON.parse((await used.read(file, page({ limit: 2 }), null, 'console')).toString()) as { items: unknown[] };
+      expect(answered.items).toHaveLength(2);
+    } finally {
+      await Promise.all([used.close(), scripts.close()]);
+    }
+  });
+
+  it('lets readers beyond the first stop once the console has been away for a while', async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const p = new ReaderPool({ size: 2, idleMs: 100, consoleKeepMs: 300 });
+    try {
+      const read = p.read(file, page({ limit: 1 }), null, 'console');
+      expect(p.running).toBe(2);
+      await read;
+      await sleep(1_000);
+      expect(p.running).toBe(1);
+    } finally {
+      await p.close();
+    }
+  });
 });

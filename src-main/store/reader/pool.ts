@@ -5,7 +5,9 @@
 // turn: a script hammering the API cannot starve the console. Identical reads in flight on the
 // same data share one run. A waiting read whose every requester has gone (the request closed:
 // the console abandoned the view) is dropped before it runs. Readers above the first are
-// stopped after a while without work.
+// stopped after a while without work, but not while a console is in use: its first read starts
+// every reader, each with its connection open, so that the reads a view sends together (the page,
+// the read-ahead, the aggregates) never wait for a thread or a connection to start.
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../../workers/entry';
 import type { Store } from '../store';
@@ -21,6 +23,8 @@ export interface ReaderPoolOptions {
   cacheKiB?: number;
   /** A reader beyond the first stops after this long without work (ms). */
   idleMs?: number;
+  /** Readers stay while the console's lane had a read within this long (ms). */
+  consoleKeepMs?: number;
 }
 
 interface Job {
@@ -50,6 +54,9 @@ interface Reader {
   idle: NodeJS.Timeout | null;
 }
 
+/** How long readers stay started after the console's last read. */
+const CONSOLE_KEEP_MS = 10 * 60_000;
+
 /** Where the reader thread's code is: beside the bundle when built, the source under tsx. */
 const readerEntry = () => workerEntry(__filename, 'reader.ts', 'reader');
 
@@ -61,6 +68,8 @@ export class ReaderPool {
   private seq = 0;
   private closed = false;
   private droppedReads = 0;
+  /** When the console's lane last had a read (performance.now()); -Infinity: never. */
+  private consoleAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly o: ReaderPoolOptions) {}
 
@@ -92,6 +101,7 @@ export class ReaderPool {
   read(db: string, task: ReadTask, version: string | null, lane: Lane, signal?: AbortSignal): Promise<Buffer> {
     if (this.closed) return Promise.reject(new Error('the server is closing'));
     if (signal?.aborted) return Promise.reject(new ReadAbandoned());
+    if (lane === 'console') this.consoleSeen(db);
     const key = version === null ? null : JSON.stringify([db, version, task]);
     let job = key === null ? undefined : this.inflight.get(key);
     if (!job) {
@@ -152,6 +162,16 @@ export class ReaderPool {
     if (!this.closed && this.o.size > 0 && this.readers.length === 0) this.spawn();
   }
 
+  /** A console is in use: every reader is started, its connection to `db` open. */
+  private consoleSeen(db: string): void {
+    this.consoleAt = performance.now();
+    while (this.readers.length < this.o.size) {
+      const r = this.spawn();
+      r.worker.postMessage({ open: db });
+      this.rest(r);
+    }
+  }
+
   private next(): Job | undefined {
     const other: Lane = this.turn === 'console' ? 'api' : 'console';
     const lane = this.lanes[this.turn].length ? this.turn : other;
@@ -209,12 +229,18 @@ export class ReaderPool {
     r.worker.postMessage(req);
   }
 
-  /** A reader without work: the first stays, the others stop after idleMs. */
+  /** A reader without work: the first stays, the others stop after idleMs unless a console is in use. */
   private rest(r: Reader): void {
     if (this.readers[0] === r) return;
+    if (r.idle) clearTimeout(r.idle);
+    const idleMs = this.o.idleMs ?? 30_000;
     r.idle = setTimeout(() => {
-      if (!r.job) void r.worker.terminate();
-    }, this.o.idleMs ?? 30_000);
+      r.idle = null;
+      if (r.job) return;
+      const sinceConsole = performance.now() - this.consoleAt;
+      if (sinceConsole < (this.o.consoleKeepMs ?? CONSOLE_KEEP_MS)) this.rest(r);
+      else void r.worker.terminate();
+    }, idleMs);
     r.idle.unref();
   }
 
