@@ -2,7 +2,7 @@
 // as first released; every later change to a declaration adds a migration here, and the
 // schema test compares a migrated database with the registry so that none is forgotten.
 import type Database from 'better-sqlite3';
-import { dayCountsDdl, dimensionCountsDdl } from './kinds/incidents/kept';
+import { dayCountsDdl, dimensionCountsDdl, valueCountsDdl } from './kinds/incidents/kept';
 import { SCHEMA_VERSION } from './connection';
 import { registryDdl, registryIndexDdl, supersededIndexes } from './ddl';
 import { q } from './sql';
@@ -191,6 +191,13 @@ export const MIGRATIONS: readonly Migration[] = [
         const added = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`).all() as { name: string }[]).filter((x) => !had.has(x.name));
         for (const { name } of added) db.exec(`ANALYZE ${q(name)}`);
       }
+    },
+  },
+  {
+    version: 12,
+    name: 'incident counts per finding type and per asset (by status and risk band), kept by triggers',
+    up: (db) => {
+      for (const stmt of valueCountsDdl()) db.exec(stmt);
     },
   },
 ];
