@@ -1,7 +1,7 @@
 // The store's reads behind the console's slowest views, each against the hand-written SQL that
 // answers the same question, in the same run: the totals, aggregates and groupings of the owner
 // and group views (kept counts), the pages of an owner's, a group's and the title-sorted views
-// (indexes), and the aggregates of a text search (matches looked up by row id). Each store read
+// (indexes), the groupings by finding type and asset (kept counts), and the aggregates of a text search (matches looked up by row id). Each store read
 // runs on a fresh connection (nothing kept from an earlier run) and its answer is checked against
 // the hand-written SQL's. The pages are measured before and after the indexes of migration 11
 // on a copy of the database (dropped, then made again), with their query plans.
@@ -102,9 +102,11 @@ function main() {
     compare(db, 'aggregates: owner none', (s) => storeAggregates(s, 'user_id=isnull'), (d) => handAggregates(d, 'user_id IS NULL', []));
     compare(db, 'aggregates: owner a person', (s) => storeAggregates(s, `user_id=eq,${person}`), (d) => handAggregates(d, 'user_id = ?', [person]));
     compare(db, 'aggregates: a group', (s) => storeAggregates(s, `group_id=eq,${group}`), (d) => handAggregates(d, 'group_id = ?', [group]));
-    for (const field of ['user_id', 'group_id', 'status']) {
+    for (const field of ['user_id', 'group_id', 'status', 'finding_id', 'service_asset_id']) {
       compare(db, `group by ${field}`, (s) => groups(new Runner(s).group(I, field, []).items), (d) => groups(d.prepare(`SELECT ${field} AS value, COUNT(*) AS count FROM ${T} GROUP BY 1`).all() as { value: unknown; count: number }[]));
     }
+    compare(db, 'group by finding_id, status new', (s) => groups(new Runner(s).group(I, 'finding_id', [{ field: 'status', filter_type: 'equal', value: 'new' }]).items), (d) => groups(d.prepare(`SELECT finding_id AS value, COUNT(*) AS count FROM ${T} WHERE status = 'new' GROUP BY 1`).all() as { value: unknown; count: number }[]));
+    compare(db, 'group by service_asset_id, critical', (s) => groups(new Runner(s).group(I, 'service_asset_id', [{ field: 'risklevel', filter_type: 'range', value: [9, null] }]).items), (d) => groups(d.prepare(`SELECT service_asset_id AS value, COUNT(*) AS count FROM ${T} WHERE risklevel >= 9 GROUP BY 1`).all() as { value: unknown; count: number }[]));
     compare(db, 'group by user_id, status new', (s) => groups(new Runner(s).group(I, 'user_id', [{ field: 'status', filter_type: 'equal', value: 'new' }]).items), (d) => groups(d.prepare(`SELECT user_id AS value, COUNT(*) AS count FROM ${T} WHERE status = 'new' GROUP BY 1`).all() as { value: unknown; count: number }[]));
 
     // Text: the aggregates of a match, by row id (the store) vs probing it from an index (the page's rule).
@@ -125,6 +127,8 @@ function main() {
       { what: 'page: owner me + status new', req: search([{ field: 'user_id', filter_type: 'equal', value: me }, { field: 'status', filter_type: 'equal', value: 'new' }], { ordering: [{ field: 'created_at', direction: 'desc' }] }) },
       { what: 'page: owner a person + critical', req: search([{ field: 'user_id', filter_type: 'equal', value: person }, { field: 'risklevel', filter_type: 'range', value: [9, null] }], { ordering: [{ field: 'created_at', direction: 'desc' }] }) },
       { what: 'page: a group + status new', req: search([{ field: 'group_id', filter_type: 'equal', value: group }, { field: 'status', filter_type: 'equal', value: 'new' }], { ordering: [{ field: 'created_at', direction: 'desc' }] }) },
+      { what: 'page: owner none, row order (API default)', req: search([{ field: 'user_id', filter_type: 'exists', value: null }]) },
+      { what: 'page: owner me, row order (API default)', req: search([{ field: 'user_id', filter_type: 'equal', value: me }]) },
       { what: 'page: sorted by title', req: search([], { ordering: [{ field: 'title', direction: 'asc' }] }) },
       { what: 'page: sorted by title desc, status new', req: search([{ field: 'status', filter_type: 'equal', value: 'new' }], { ordering: [{ field: 'title', direction: 'desc' }] }) },
     ];
