@@ -77,6 +77,46 @@ function storeAggregates(s: Store, qs: string) {
 }
 const groups = (list: { value: unknown; count: number }[]) => [...list].map((x) => [x.value ?? null, x.count] as const).sort((a, b) => b[1] - a[1] || String(a[0]).localeCompare(String(b[0])));
 
+/** Incidents inserted per second into a fresh database with and without what migrations 11 and 12 add (interleaved runs, medians). */
+function writeCost(source: string, dir: string): string {
+  const N = Math.min(20_000, ROWS);
+  const src = openDatabase(source, { create: false, readonly: true }).db;
+  const cols = (src.prepare(`PRAGMA table_info(${T})`).all() as { name: string }[]).map((c) => c.name);
+  const data = src.prepare(`SELECT ${cols.map((c) => `"${c}"`).join(', ')} FROM ${T} ORDER BY _rid LIMIT ?`).raw().all(N) as unknown[][];
+  src.close();
+  const rates: Record<'without' | 'with', number[]> = { without: [], with: [] };
+  for (let run = 0; run < Math.max(3, Math.min(RUNS, 5)); run++) {
+    for (const variant of ['without', 'with'] as const) {
+      const file = path.join(dir, `write-${variant}-${run}.sqlite`);
+      const { db } = openDatabase(file);
+      db.pragma('foreign_keys = OFF');
+      if (variant === 'without') {
+        for (const name of ['finding', 'asset']) for (const w of ['ai', 'ad', 'au']) db.exec(`DROP TRIGGER ${T}_${name}_${w}`);
+        db.exec('DROP TABLE incident_finding_counts');
+        db.exec('DROP TABLE incident_asset_counts');
+        for (const name of NEW_INDEXES) db.exec(`DROP INDEX ${name}`);
+      }
+      const insert = db.prepare(`INSERT INTO ${T} (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
+      const t0 = performance.now();
+      db.transaction(() => {
+        for (const row of data) insert.run(...row);
+      })();
+      rates[variant].push(N / ((performance.now() - t0) / 1000));
+      db.close();
+      for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+    }
+  }
+  const without = summarize(rates.without).p50;
+  const withAll = summarize(rates.with).p50;
+  return formatTable(
+    [{ header: `insert of ${N.toLocaleString('en-US')} incidents, one transaction` }, { header: 'rows/s', align: 'right' }, { header: 'ratio', align: 'right' }],
+    [
+      ['without the owner, group and title indexes and the finding and asset counts', Math.round(without).toLocaleString('en-US'), '1.00x'],
+      ['with them (this build)', Math.round(withAll).toLocaleString('en-US'), fmtRatio(withAll / without)],
+    ],
+  );
+}
+
 function main() {
   heading(`store reads at ${ROWS.toLocaleString('en-US')} incidents (median of ${RUNS}; store on a fresh connection each run)`);
   const prepared = prepareIncidentDb({ incidents: ROWS, assets: 5_000, findings: 500, seed: 20261003 });
@@ -94,11 +134,11 @@ function main() {
     const group = DATASET_GROUPS[0]!.id;
 
     // Kept counts: totals, aggregates and groupings of the owner and group views.
-    compare(db, 'total: owner none', (s) => totalOf(s, search([{ field: 'user_id', filter_type: 'exists', value: null }])), (d) => count1(d, `SELECT COUNT(*) AS n FROM ${T} WHERE user_id IS NULL`));
-    compare(db, 'total: owner me + status new', (s) => totalOf(s, search([{ field: 'user_id', filter_type: 'equal', value: me }, { field: 'status', filter_type: 'equal', value: 'new' }])), (d) => count1(d, `SELECT COUNT(*) AS n FROM ${T} WHERE user_id = ? AND status = 'new'`, [me]));
-    compare(db, 'total: a group + critical', (s) => totalOf(s, search([{ field: 'group_id', filter_type: 'equal', value: group }, { field: 'risklevel', filter_type: 'range', value: [9, null] }])), (d) => count1(d, `SELECT COUNT(*) AS n FROM ${T} WHERE group_id = ? AND risklevel >= 9`, [group]));
-    compare(db, 'total: no condition', (s) => totalOf(s, search([])), (d) => count1(d, `SELECT COUNT(*) AS n FROM ${T}`));
-    compare(db, 'total: status new + assigned', (s) => totalOf(s, search([{ field: 'status', filter_type: 'intersection', value: ['new', 'assigned'] }])), (d) => count1(d, `SELECT COUNT(*) AS n FROM ${T} WHERE status IN ('new', 'assigned')`));
+    compare(db, 'page of 1 + total: owner none', (s) => totalOf(s, search([{ field: 'user_id', filter_type: 'exists', value: null }])), (d) => count1(d, `SELECT COUNT(*) AS n FROM ${T} WHERE user_id IS NULL`));
+    compare(db, 'page of 1 + total: owner me + status new', (s) => totalOf(s, search([{ field: 'user_id', filter_type: 'equal', value: me }, { field: 'status', filter_type: 'equal', value: 'new' }])), (d) => count1(d, `SELECT COUNT(*) AS n FROM ${T} WHERE user_id = ? AND status = 'new'`, [me]));
+    compare(db, 'page of 1 + total: a group + critical', (s) => totalOf(s, search([{ field: 'group_id', filter_type: 'equal', value: group }, { field: 'risklevel', filter_type: 'range', value: [9, null] }])), (d) => count1(d, `SELECT COUNT(*) AS n FROM ${T} WHERE group_id = ? AND risklevel >= 9`, [group]));
+    compare(db, 'page of 1 + total: no condition', (s) => totalOf(s, search([])), (d) => count1(d, `SELECT COUNT(*) AS n FROM ${T}`));
+    compare(db, 'page of 1 + total: status new + assigned', (s) => totalOf(s, search([{ field: 'status', filter_type: 'intersection', value: ['new', 'assigned'] }])), (d) => count1(d, `SELECT COUNT(*) AS n FROM ${T} WHERE status IN ('new', 'assigned')`));
     compare(db, 'aggregates: owner none', (s) => storeAggregates(s, 'user_id=isnull'), (d) => handAggregates(d, 'user_id IS NULL', []));
     compare(db, 'aggregates: owner a person', (s) => storeAggregates(s, `user_id=eq,${person}`), (d) => handAggregates(d, 'user_id = ?', [person]));
     compare(db, 'aggregates: a group', (s) => storeAggregates(s, `group_id=eq,${group}`), (d) => handAggregates(d, 'group_id = ?', [group]));
@@ -154,6 +194,8 @@ function main() {
     console.log('');
     console.log(formatTable([{ header: 'page of 100 (ids)' }, { header: 'without', align: 'right' }, { header: 'with indexes', align: 'right' }, { header: 'ratio', align: 'right' }], pageRows));
     console.log(`\n${plans.join('\n')}`);
+    console.log('');
+    console.log(writeCost(prepared.file, dir));
     if (problems.length) {
       console.log(`\nanswers that differ:\n  ${problems.join('\n  ')}`);
       process.exitCode = 1;
