@@ -239,8 +239,10 @@ export async function snapshot(opts: SnapshotOptions): Promise<SnapshotSummary> 
           for (const rl of RELATED) {
             const note = rl.key === 'status_changes' ? cp.status_changes : related[rl.key];
             if (note?.startsWith('unavailable')) continue;
-            if (rl.resource === K.customFieldValue && related[K.customField]?.startsWith('unavailable')) {
-              related[rl.key] = 'unavailable: custom fields could not be copied';
+            // records naming a list that could not be copied (values of custom fields) are not copied either
+            const missing = originLists().find((l) => related[l.key]?.startsWith('unavailable') && Object.values(getResource(rl.resource).fields).some((f) => f.ref === l.resource));
+            if (missing) {
+              related[rl.key] = `unavailable: ${missing.key.replace(/_/g, ' ')} could not be copied`;
               continue;
             }
             const got = await relatedRecords(remote, rl, ids);
