@@ -9,7 +9,7 @@ import type { SearchFilter } from '../../../src-shared/schemas/search';
 import { KEPT_VALUE_COUNTS, type KeptValueColumn } from '../kinds/incidents/kept';
 import { placeholders } from '../sql';
 import type { Statements } from '../statements';
-import { groupsOf, type KeptGroupBy } from './days';
+import { groupsOf, type DaySlice, type KeptGroupBy } from './days';
 import { sliceOfFilters } from './plan';
 
 const KEPT_GROUPINGS: readonly string[] = ['status', 'user_id', 'group_id'] satisfies KeptGroupBy[];
@@ -23,11 +23,11 @@ const byCount = (a: Group, b: Group) =>
 
 /** The groups (largest first, then by value) from the kept counts; undefined when they cannot answer. */
 export function keptGroups(store: Statements, r: ResourceDef, field: string, filters: readonly SearchFilter[]): Group[] | undefined {
-  if (VALUE_GROUPINGS.includes(field)) return valueGroups(store, r, field as KeptValueColumn, filters);
-  if (!KEPT_GROUPINGS.includes(field)) return undefined;
-  const by = field as KeptGroupBy;
   const slice = sliceOfFilters(r, filters, '', '');
   if (!slice) return undefined;
+  if (VALUE_GROUPINGS.includes(field)) return valueGroups(store, field as KeptValueColumn, slice);
+  if (!KEPT_GROUPINGS.includes(field)) return undefined;
+  const by = field as KeptGroupBy;
   if (by !== 'status') {
     if (slice.key && slice.key.column !== by) return undefined;
     slice.key ??= { column: by, values: null };
@@ -35,10 +35,9 @@ export function keptGroups(store: Statements, r: ResourceDef, field: string, fil
   return groupsOf(store, slice, by);
 }
 
-/** A grouping by finding type or asset from its kept counts, when the filters are at most statuses and risk bands. */
-function valueGroups(store: Statements, r: ResourceDef, column: KeptValueColumn, filters: readonly SearchFilter[]): Group[] | undefined {
-  const slice = sliceOfFilters(r, filters, '', '');
-  if (!slice || slice.lower || slice.upper || slice.key) return undefined;
+/** A grouping by finding type or asset from its kept counts, when the slice is at most statuses and risk bands. */
+function valueGroups(store: Statements, column: KeptValueColumn, slice: DaySlice): Group[] | undefined {
+  if (slice.lower || slice.upper || slice.key) return undefined;
   if ((slice.statuses && slice.statuses.length === 0) || (slice.risks && slice.risks.length === 0)) return [];
   const where = ['n > 0'];
   const params: unknown[] = [];
