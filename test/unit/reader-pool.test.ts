@@ -105,7 +105,7 @@ describe('reader pool', () => {
     await expect(pool.read(file, bad, null, 'api')).rejects.toThrow(/unknown resource/);
     const missing = path.join(dir, 'missing.sqlite');
     await expect(pool.read(missing, page(), null, 'api')).rejects.toThrow(/does not exist/);
-    const stats: ReadTask = { kind: 'stats', plan: page().plan, bucket: 'day', range: undefined };
+    const stats: ReadTask = { kind: 'stats', plan: page().plan, bucket: 'day' };
     const ok = await pool.read(file, stats, null, 'api');
     expect(JSON.parse(ok.toString())).toHaveProperty('total');
     const badGroup: ReadTask = { kind: 'group', resource: I.name, field: 'no_such_field', filters: [] };

@@ -8,7 +8,6 @@ import { publicEntity, publicResource } from '../../../src-shared/public/entitie
 import { parseStandardQuery, StandardQueryError } from '../../../src-shared/public/standard-filters';
 import type { STAT_BUCKETS } from '../../../src-shared/schemas/stats';
 import { compileStandardQuery } from '../../store/query/standard';
-import { createdRange } from '../../store/query/stats';
 import { serve } from '../contract';
 import type { ApiDeps } from '../deps';
 import { laneOf, sendJson } from '../reads';
@@ -32,6 +31,6 @@ export function registerStats(app: FastifyInstance, deps: ApiDeps): void {
       if (e instanceof StandardQueryError) throw badRequest(e.message);
       throw e;
     }
-    return sendJson(reply, await deps.reads().read({ kind: 'stats', plan, bucket: requested, range: createdRange(query) }, laneOf(req)));
+    return sendJson(reply, await deps.reads().read({ kind: 'stats', plan, bucket: requested }, laneOf(req)));
   });
 }

@@ -16,7 +16,7 @@ import type { Statements } from '../statements';
 import { countOf } from './days';
 import { keptGroups } from './groups';
 import { compileSearchPlan, countSqlOf, idsSqlOf, materialise, matchKey, planResource, type Plan } from './plan';
-import { incidentStats, type CreatedRange, type IncidentStats, type StatBucket } from './stats';
+import { incidentStats, type IncidentStats, type StatBucket } from './stats';
 
 export interface PlanResult {
   items: Rec[];
@@ -85,9 +85,9 @@ export class Runner {
     return this.store.get1<{ n: number }>(`SELECT COUNT(*) AS n FROM ${q(r.table)}`)?.n ?? 0;
   }
 
-  /** The incident statistics of a plan's matches (per-day kept counts where they answer). */
-  stats(plan: Plan, bucket: StatBucket | 'auto', range: CreatedRange | undefined, version: string | null = this.store.version()): IncidentStats {
-    return incidentStats(this.store, plan, bucket, range, version);
+  /** The incident statistics of a plan's matches (the per-day kept counts when the plan is a tally of them). */
+  stats(plan: Plan, bucket: StatBucket | 'auto', version: string | null = this.store.version()): IncidentStats {
+    return incidentStats(this.store, plan, bucket, version);
   }
 
   /** A v2 search request answered as `{items, total}`. */

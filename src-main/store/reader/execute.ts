@@ -6,7 +6,7 @@ import { getResource } from '../../../src-shared/resources/index';
 import type { SearchFilter } from '../../../src-shared/schemas/search';
 import type { Plan } from '../query/plan';
 import { Runner } from '../query/runner';
-import type { CreatedRange, StatBucket } from '../query/stats';
+import type { StatBucket } from '../query/stats';
 import type { Store } from '../store';
 
 export type ReadTask =
@@ -18,7 +18,7 @@ export type ReadTask =
       /** front_link of each public record: prefix + id + suffix. */
       link?: { prefix: string; suffix: string };
     }
-  | { kind: 'stats'; plan: Plan; bucket: StatBucket | 'auto'; range: CreatedRange | undefined }
+  | { kind: 'stats'; plan: Plan; bucket: StatBucket | 'auto' }
   /** The group operation of a registry resource (its filters validated by the store). */
   | { kind: 'group'; resource: string; field: string | undefined; filters: SearchFilter[] };
 
@@ -28,7 +28,7 @@ export type ReadTask =
  */
 export function executeRead(store: Store, task: ReadTask, version: string | null = store.version()): string {
   const runner = new Runner(store);
-  if (task.kind === 'stats') return JSON.stringify(runner.stats(task.plan, task.bucket, task.range, version));
+  if (task.kind === 'stats') return JSON.stringify(runner.stats(task.plan, task.bucket, version));
   if (task.kind === 'group') return JSON.stringify(runner.group(getResource(task.resource), task.field, task.filters));
   const { items, total } = runner.page(task.plan, { version });
   if (task.shape === 'items') return JSON.stringify({ items, total });
