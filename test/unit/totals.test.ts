@@ -146,8 +146,8 @@ describe('totals', () => {
     other.prepare(`UPDATE service_asset_findings SET status = 'new' WHERE id = ?`).run(some[2]!.id);
     other.close();
     expect(new Runner(store).search(I, req()).total).toBe(trueCount());
-    store.deleteAll(getResource('service_asset_finding_status_changes'));
-    store.deleteAll(I, [{ field: 'status', filter_type: 'equal', value: 'new' }]);
+    new Runner(store).deleteAll(getResource('service_asset_finding_status_changes'));
+    new Runner(store).deleteAll(I, [{ field: 'status', filter_type: 'equal', value: 'new' }]);
     expect(new Runner(store).search(I, req()).total).toBe(0);
     expect(trueCount()).toBe(0);
   });

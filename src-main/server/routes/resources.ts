@@ -68,7 +68,7 @@ export function registerResource(app: FastifyInstance, base: string, r: Resource
       return { results: store().massUpdateField(r, body.ids, body.field, body.value, { userId: req.userId }) };
     });
   }
-  if (has('delete_all')) serve(app, ops.delete_all, async (req) => store().deleteAll(r, req.body?.filters ?? [], { userId: req.userId }));
+  if (has('delete_all')) serve(app, ops.delete_all, async (req) => new Runner(store()).deleteAll(r, req.body?.filters ?? [], { userId: req.userId }));
   if (has('get')) {
     serve(app, ops.get, async (req) => store().get(r, checkId(req.params.id), parseRelationsQuery(req.query.relations)));
     // GET <base>/<resource> with no id: the platform's `id is empty`.
