@@ -19,6 +19,7 @@ import { countOf } from './days';
 import { keptGroups } from './groups';
 import { compileSearchPlan, countSqlOf, idsSqlOf, materialise, matchKey, planResource, type Plan } from './plan';
 import { incidentStats, type IncidentStats, type StatBucket } from './stats';
+import { openStream, type Stream } from './stream';
 
 export interface PlanResult {
   items: Rec[];
@@ -80,6 +81,15 @@ export class Runner {
       store.totals.set(key, version, total);
       return total;
     });
+  }
+
+  /**
+   * A plan's matches streamed from a read transaction of its own on `dbFile` (stream.ts, for
+   * exports): counted first as count() counts them, then read row by row; `json`: the fields of
+   * each record's JSON text written by SQLite (null: rows as arrays).
+   */
+  static stream(dbFile: string, plan: Plan, o: { json?: readonly string[] | null } = {}): Stream {
+    return openStream(dbFile, plan, o.json ?? null, (st, p) => new Runner(st).count(p));
   }
 
   /** Every record of a resource (no filter). */
