@@ -1,7 +1,9 @@
 // compile(request) -> plan, with no side effects: a plan is plain data (SQL text from registry
 // identifiers, bound values, the full-text matches to materialise, the fields and relations of
 // the answer), so it can be cached, compared, and run on any connection to the database, in
-// this thread or a reader's. run.ts executes plans.
+// this thread or a reader's. runner.ts runs them (page, count, group, stats, stream, delete_all).
+// A plan's `tally` is its conditions as a slice of the kept counts, worked out once when it is
+// compiled (kinds/incidents/kept.ts, sliceOf).
 import { publicEntity, publicResource } from '../../../src-shared/public/entities';
 import { fieldOf, fieldsOf, getResource, type RelationDef, type ResourceDef } from '../../../src-shared/resources/index';
 import { WITH_NAMES, withNameFields } from '../../../src-shared/resources/names';

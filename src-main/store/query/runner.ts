@@ -2,7 +2,8 @@
 // matches materialised, the page's row ids read in order and then their rows, the total proven
 // by the page, reused while the data has not changed, read from the kept per-day counts when the
 // plan is a tally of them, or counted; records decoded, relations attached), the count of the
-// matches, a resource's whole count, a v2 search, the incident statistics and the group operation.
+// matches, a resource's whole count, a v2 search, the incident statistics, the group operation,
+// an export's stream and delete_all: each resolves the plan's resource once for its run.
 import { ApiError, badRequest, ERR } from '../../../src-shared/errors';
 import { fieldOf, RESOURCES, type FieldInfo, type ResourceDef } from '../../../src-shared/resources/index';
 import { emptySearch, type SearchFilter, type SearchRequest } from '../../../src-shared/schemas/search';
