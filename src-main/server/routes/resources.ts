@@ -10,7 +10,7 @@ import { compileSearchPlan } from '../../store/query/plan';
 import { serve } from '../contract';
 import type { ApiDeps } from '../deps';
 import { laneOf, sendJson } from '../reads';
-import { Runner } from '../../store/query/runner';
+import { compileGroup, Runner } from '../../store/query/runner';
 
 export { relationsQuerySchema } from '../../../src-shared/contract/common';
 
@@ -50,7 +50,7 @@ export function registerResource(app: FastifyInstance, base: string, r: Resource
     const registered = RESOURCES.includes(r);
     serve(app, ops.group, async (req, reply) =>
       registered
-        ? sendJson(reply, await deps.reads().read({ kind: 'group', resource: r.name, field: req.body.group_field, filters: req.body.filters ?? [] }, laneOf(req)))
+        ? sendJson(reply, await deps.reads().read({ kind: 'group', ...compileGroup(r, req.body.group_field, req.body.filters ?? []) }, laneOf(req)))
         : new Runner(store()).group(r, req.body.group_field, req.body.filters),
     );
   }

@@ -110,8 +110,8 @@ export class Runner {
 
   /** The group operation of a request's filters: each value of a field with its count, most frequent first. */
   group(r: ResourceDef, groupField: string | undefined, filters: readonly SearchFilter[] = []): { items: { value: unknown; count: number }[] } {
-    const f = groupFieldOf(r, groupField);
-    return this.groupPlan(compileSearchPlan(r, { ...emptySearch(-1, 0), filters: [...filters] }), f.name);
+    const g = compileGroup(r, groupField, filters);
+    return this.groupPlan(g.plan, g.field);
   }
 
   /**
@@ -215,6 +215,12 @@ export class Runner {
     const count = countSqlOf(r, plan);
     return this.store.get1<{ n: number }>(fill(count.sql), count.params)?.n ?? 0;
   }
+}
+
+/** A group request as a plan and the field it groups by (400 for a bad field, then for a bad filter). */
+export function compileGroup(r: ResourceDef, groupField: string | undefined, filters: readonly SearchFilter[] = []): { plan: Plan; field: string } {
+  const f = groupFieldOf(r, groupField);
+  return { plan: compileSearchPlan(r, { ...emptySearch(-1, 0), filters: [...filters] }), field: f.name };
 }
 
 /** The field a grouping is by: 400 when absent, unknown, JSON or secret. */
