@@ -21,7 +21,6 @@ import { registryIndexDdl } from '../src-main/store/ddl';
 import { compileSearchPlan, fillSlots, idsSqlOf } from '../src-main/store/query/plan';
 import { Runner } from '../src-main/store/query/runner';
 import { compileStandardQuery } from '../src-main/store/query/standard';
-import { createdRange } from '../src-main/store/query/stats';
 import { Store } from '../src-main/store/store';
 import { DATASET_GROUPS, DATASET_PEOPLE, explainPlan, fmtMs, fmtRatio, formatTable, heading, makeTempDir, prepareIncidentDb, summarize } from './lib';
 
@@ -73,7 +72,7 @@ function byStatus(list: { status: string; count: number }[]) {
 function storeAggregates(s: Store, qs: string) {
   const query = parseStandardQuery(Object.fromEntries(new URLSearchParams(qs)));
   const plan = compileStandardQuery(publicResource(publicEntity('incidents')!), query);
-  return byStatus(new Runner(s).stats(plan, 'auto', createdRange(query)).by_status);
+  return byStatus(new Runner(s).stats(plan, 'auto').by_status);
 }
 const groups = (list: { value: unknown; count: number }[]) => [...list].map((x) => [x.value ?? null, x.count] as const).sort((a, b) => b[1] - a[1] || String(a[0]).localeCompare(String(b[0])));
 

@@ -15,18 +15,17 @@ import {
 } from '../../src-shared/resources/index';
 import { isUuid } from '../../src-shared/schemas/common';
 import { ignoredKeys, type WriteBody } from '../../src-shared/schemas/resource';
-import type { SearchFilter } from '../../src-shared/schemas/search';
 import { nowTs } from '../../src-shared/time';
 import { decodeRow, encodeValue } from './codec';
 import { isBusy, openDatabase } from './db';
 import { runsEffects, type Rec, type WriteContext, type WriteOptions } from './api';
 import { kindOf } from './kinds/index';
 import { operatorsFor } from './query/operators';
-import { checkRelationNames, columnExpr, requireField, whereSql } from './search';
-import { beginChange, trackDeletes } from './outbox';
+import { checkRelationNames, columnExpr, requireField } from './search';
+import { beginChange } from './outbox';
 import { placeholders, q } from './sql';
 import { checkValue, FieldInvalid, missingRequired } from './write/checks';
-import { asApiError, isForeignKeyError } from './write/constraints';
+import { asApiError } from './write/constraints';
 import { BulkWrite, type BulkOptions } from './write/bulk';
 import { setRelations } from './write/links';
 import { attachRelations } from './relations';
@@ -344,29 +343,6 @@ export class Store extends Statements {
       }
     }
     return out;
-  }
-
-  deleteAll(r: ResourceDef, filters: readonly SearchFilter[] = [], opts: WriteContext = {}): { deleted: number } {
-    const where = whereSql(r, filters);
-    const matched = `SELECT t.id FROM ${q(r.table)} t WHERE ${where.sql}`;
-    return this.tx(() => {
-      const blocking: string[] = [];
-      for (const other of RESOURCES) {
-        for (const [fname, def] of Object.entries(other.fields)) {
-          if (def.ref !== r.name || def.onDelete !== 'restrict') continue;
-          if (this.get1(`SELECT 1 AS x FROM ${q(other.table)} WHERE ${q(fname)} IN (${matched}) LIMIT 1`, where.params)) blocking.push(other.name);
-        }
-      }
-      if (blocking.length) throw new ApiError(409, ERR.relatedData, { fields: [...new Set(blocking)] });
-      trackDeletes(this, r, () => this.all<{ id: string }>(matched, where.params).map((x) => x.id), opts);
-      try {
-        const res = this.run(`DELETE FROM ${q(r.table)} WHERE id IN (${matched})`, where.params);
-        return { deleted: res.changes };
-      } catch (e) {
-        if (isForeignKeyError(e)) throw new ApiError(409, ERR.relatedData, { fields: [r.name] });
-        throw e;
-      }
-    });
   }
 
   meta(r: ResourceDef) {

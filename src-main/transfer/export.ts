@@ -27,9 +27,9 @@ import { emptySearch, type SearchRequest } from '../../src-shared/schemas/search
 import type { ExportFormat, ExportSearch } from '../../src-shared/schemas/transfer';
 import { compileStandardQuery } from '../store/query/standard';
 import { decodeRow } from '../store/codec';
-import { compileSearchPlan, inlineSlots, pageSqlOf, type Plan as QueryPlan } from '../store/query/plan';
-import { openStream, type ReferenceReport, type Stream } from '../store/query/stream';
-import { attachRelations } from '../store/relations';
+import { compileSearchPlan, type Plan as QueryPlan } from '../store/query/plan';
+import { Runner } from '../store/query/runner';
+import type { ReferenceReport, Stream } from '../store/query/stream';
 import { CancelledError } from './errors';
 import { headerOf } from './headers';
 import { kindByName } from './kinds';
@@ -152,9 +152,6 @@ interface Plan {
   fields: FieldInfo[];
   /** Belongs-to keys selected only to load relations. */
   hidden: FieldInfo[];
-  /** The page in one statement, full-text matches as subqueries. */
-  sql: string;
-  params: unknown[];
   limit: number | null;
   offset: number;
   load: string[];
@@ -162,8 +159,6 @@ interface Plan {
 }
 
 function exportPlan(r: ResourceDef, shape: Plan['shape'], entity: PublicEntity | undefined, query: QueryPlan, limit: number | null): Plan {
-  const page = pageSqlOf(r, query);
-  const inlined = inlineSlots(query, page.sql, page.params);
   return {
     r,
     shape,
@@ -171,8 +166,6 @@ function exportPlan(r: ResourceDef, shape: Plan['shape'], entity: PublicEntity |
     query,
     fields: query.fields.map((n) => fieldOf(r, n)!),
     hidden: query.hidden.map((n) => fieldOf(r, n)!),
-    sql: inlined.sql,
-    params: inlined.params,
     limit,
     offset: query.offset,
     load: query.load,
@@ -265,11 +258,10 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
   const needObjects = plan.load.length > 0 || plan.idRels.length > 0 || spec.format === 'csv' || !!linkable;
   const selected = [...plan.fields, ...plan.hidden];
   // JSON and NDJSON without relations: each record's UTF-8 text straight from SQLite, in the page's order.
-  const byName = new Map(plan.fields.map((f) => [f.name, f]));
-  const stream: Stream = openStream(dbFile, plan, needObjects ? null : columns.map((c) => byName.get(c)!));
-  const { store, total, close } = stream;
+  const stream: Stream = Runner.stream(dbFile, plan.query, { json: needObjects ? null : columns });
+  const { total, close } = stream;
   const rows = plan.limit === null ? Math.max(0, total - plan.offset) : Math.max(0, Math.min(plan.limit, total - plan.offset));
-  const references: ReferenceReport | null = spec.withReferences ? stream.references(plan.r, plan.load, selected) : null;
+  const references: ReferenceReport | null = spec.withReferences ? stream.references() : null;
   const linkBase = linkable ? `${spec.frontLinkBase}/#/${plan.entity!.link}/` : '';
 
   async function* chunks(signal?: AbortSignal, onRows?: (n: number) => void): AsyncGenerator<Buffer> {
@@ -323,7 +315,7 @@ export function prepareExport(dbFile: string, spec: ExportSpec): PreparedExport 
       };
       const drain = () => {
         if (!pending.length) return;
-        attachRelations(store, plan.r, pendingRaw, pending, plan.load, plan.idRels, plan.shape === 'v2');
+        stream.attach(pendingRaw, pending);
         if (spec.format === 'csv') {
           pushText(
             csvStringify(

@@ -6,6 +6,7 @@ import { getResource } from '../../src-shared/resources/index';
 import { openDatabase, type Db } from '../../src-main/store/db';
 import type { OutboxRow } from '../../src-main/store/outbox';
 import { Store, type Rec } from '../../src-main/store/store';
+import { Runner } from '../../src-main/store/query/runner';
 
 const A = getResource('service_assets');
 const F = getResource('findings');
@@ -121,7 +122,7 @@ describe('outbox', () => {
   });
 
   it('a delete by filter records every deleted record', () => {
-    store.deleteAll(I, [{ field: 'title', filter_type: 'substr', value: 'Инцидент' }]);
+    new Runner(store).deleteAll(I, [{ field: 'title', filter_type: 'substr', value: 'Инцидент' }]);
     expect(outbox().map((e) => [e.op, e.record_id]).sort()).toEqual(
       [
         ['delete', inc.id],

@@ -6,14 +6,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getResource } from '../../src-shared/resources/index';
-import { emptySearch } from '../../src-shared/schemas/search';
+import { emptySearch, type SearchFilter } from '../../src-shared/schemas/search';
 import { openDatabase, type Db } from '../../src-main/store/db';
 import { compileSearchPlan, type Plan } from '../../src-main/store/query/plan';
 import { executeRead, type ReadTask } from '../../src-main/store/reader/execute';
 import { ReadAbandoned, ReaderPool } from '../../src-main/store/reader/pool';
 import { Store } from '../../src-main/store/store';
 import { copyDemoDatabase } from '../helpers/seed';
-import { Runner } from '../../src-main/store/query/runner';
+import { compileGroup, Runner } from '../../src-main/store/query/runner';
 
 const I = getResource('service_asset_findings');
 let dir: string;
@@ -105,18 +105,19 @@ describe('reader pool', () => {
     await expect(pool.read(file, bad, null, 'api')).rejects.toThrow(/unknown resource/);
     const missing = path.join(dir, 'missing.sqlite');
     await expect(pool.read(missing, page(), null, 'api')).rejects.toThrow(/does not exist/);
-    const stats: ReadTask = { kind: 'stats', plan: page().plan, bucket: 'day', range: undefined };
+    const stats: ReadTask = { kind: 'stats', plan: page().plan, bucket: 'day' };
     const ok = await pool.read(file, stats, null, 'api');
     expect(JSON.parse(ok.toString())).toHaveProperty('total');
-    const badGroup: ReadTask = { kind: 'group', resource: I.name, field: 'no_such_field', filters: [] };
+    const badGroup: ReadTask = { kind: 'group', plan: compileGroup(I, 'status').plan, field: 'no_such_field' };
     await expect(pool.read(file, badGroup, null, 'api')).rejects.toMatchObject({ status: 400 });
   });
 
   it('groups on a reader as the store groups in this thread', async () => {
     for (const field of ['status', 'title']) {
-      const task: ReadTask = { kind: 'group', resource: I.name, field, filters: [{ field: 'risklevel', filter_type: 'range', value: [4, null] }] };
+      const filters: SearchFilter[] = [{ field: 'risklevel', filter_type: 'range', value: [4, null] }];
+      const task: ReadTask = { kind: 'group', ...compileGroup(I, field, filters) };
       const there = JSON.parse((await pool.read(file, task, null, 'console')).toString());
-      const here = JSON.parse(JSON.stringify(new Runner(store).group(I, field, task.filters)));
+      const here = JSON.parse(JSON.stringify(new Runner(store).group(I, field, filters)));
       expect(there.items.length, field).toBeGreaterThan(0);
       expect(there, field).toEqual(here);
     }

@@ -8,6 +8,7 @@ import { emptySearch } from '../../src-shared/schemas/search';
 import { openDatabase, type Db } from '../../src-main/store/db';
 import { Store, type Rec } from '../../src-main/store/store';
 import { Runner } from '../../src-main/store/query/runner';
+import { compileSearchPlan } from '../../src-main/store/query/plan';
 
 const A = getResource('service_assets');
 const F = getResource('findings');
@@ -804,18 +805,18 @@ describe('deleteAll', () => {
   it('without filters deletes everything and answers {deleted}', () => {
     store.create(SG, { name: 'Офис' });
     store.create(SG, { name: 'Браузеры' });
-    expect(store.deleteAll(SG)).toEqual({ deleted: 2 });
+    expect(new Runner(store).deleteAll(SG)).toEqual({ deleted: 2 });
     expect(count(SG)).toBe(0);
-    expect(store.deleteAll(SG)).toEqual({ deleted: 0 });
+    expect(new Runner(store).deleteAll(SG)).toEqual({ deleted: 0 });
   });
 
   it('with filters deletes only the matches', () => {
     asset({ location: 'Москва' });
     asset({ name: 'Web-сервер', location: 'Санкт-Петербург' });
     asset({ name: 'АРМ', location: null });
-    expect(store.deleteAll(A, [{ field: 'location', filter_type: 'substr', value: 'МОСК' }])).toEqual({ deleted: 1 });
+    expect(new Runner(store).deleteAll(A, [{ field: 'location', filter_type: 'substr', value: 'МОСК' }])).toEqual({ deleted: 1 });
     expect(new Runner(store).search(A, emptySearch()).items.map((x) => x.name).sort()).toEqual(['Web-сервер', 'АРМ']);
-    expect(store.deleteAll(A, [{ field: 'location', filter_type: 'exists' }])).toEqual({ deleted: 1 });
+    expect(new Runner(store).deleteAll(A, [{ field: 'location', filter_type: 'exists' }])).toEqual({ deleted: 1 });
     expect(new Runner(store).search(A, emptySearch()).items.map((x) => x.name)).toEqual(['Web-сервер']);
   });
 
@@ -823,7 +824,7 @@ describe('deleteAll', () => {
     const f1 = finding();
     const f2 = finding({ title: 'Используется' });
     incident({ finding_id: id(f2) });
-    const e = apiError(() => store.deleteAll(F));
+    const e = apiError(() => new Runner(store).deleteAll(F));
     expect(e.status).toBe(409);
     expect(e.message).toBe(ERR.relatedData);
     expect(count(F)).toBe(2);
@@ -831,13 +832,23 @@ describe('deleteAll', () => {
   });
 
   it('rejects a bad filter with 400', () => {
-    const e = apiError(() => store.deleteAll(SG, [{ field: 'colour', filter_type: 'equal', value: 'x' }]));
+    const e = apiError(() => new Runner(store).deleteAll(SG, [{ field: 'colour', filter_type: 'equal', value: 'x' }]));
     expect(e.status).toBe(400);
+  });
+
+  it('deletes the matches of a plan with a text search (deleteMatches), its page ignored', () => {
+    asset({ name: 'Почтовый шлюз' });
+    asset({ name: 'Почтовый сервер', location: 'Казань' });
+    asset({ name: 'Контроллер домена' });
+    const plan = compileSearchPlan(A, { ...emptySearch(1, 0), virtual_search: { value: 'почтовый', strict: false } });
+    expect(plan.fts.length).toBe(1);
+    expect(new Runner(store).deleteMatches(plan)).toEqual({ deleted: 2 });
+    expect(new Runner(store).search(A, emptySearch()).items.map((x) => x.name)).toEqual(['Контроллер домена']);
   });
 
   it('keeps the search index consistent after deleting', () => {
     store.create(SG, { name: 'Антивирусы' });
-    store.deleteAll(SG);
+    new Runner(store).deleteAll(SG);
     store.create(SG, { name: 'Браузеры' });
     const r = new Runner(store).search(SG, { ...emptySearch(), virtual_search: { value: 'вирус', strict: false } });
     expect(r).toEqual({ items: [], total: 0 });
@@ -861,6 +872,22 @@ describe('group', () => {
         { value: 'working_customer', count: 1 },
       ],
     });
+  });
+
+  it('groups the matches of a plan, its text search included (groupPlan)', () => {
+    incident({ title: 'Вредоносное ПО на узле', status: 'closed' });
+    incident({ title: 'Вредоносное ПО в почте', status: 'closed' });
+    incident({ title: 'Вредоносное ПО в архиве', status: 'new' });
+    const plan = compileSearchPlan(I, { ...emptySearch(1, 0), virtual_search: { value: 'вредоносное', strict: false } });
+    expect(plan.fts.length).toBe(1);
+    expect(plan.tally).toBeUndefined();
+    expect(new Runner(store).groupPlan(plan, 'status')).toEqual({
+      items: [
+        { value: 'closed', count: 2 },
+        { value: 'new', count: 1 },
+      ],
+    });
+    expect(() => new Runner(store).groupPlan(plan, 'no_such_field')).toThrow(ERR.invalidField);
   });
 
   it('honours filters', () => {

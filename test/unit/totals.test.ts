@@ -14,7 +14,7 @@ import { compileStandardQuery } from '../../src-main/store/query/standard';
 import { VersionedCache } from '../../src-main/store/data-version';
 import { openDatabase, type Db } from '../../src-main/store/db';
 import { compileSearchPlan, matchKey } from '../../src-main/store/query/plan';
-import { createdRange, incidentStats } from '../../src-main/store/query/stats';
+import { incidentStats } from '../../src-main/store/query/stats';
 import { seedDemo } from '../../src-main/store/seed';
 import { Store } from '../../src-main/store/store';
 import { Runner } from '../../src-main/store/query/runner';
@@ -146,8 +146,8 @@ describe('totals', () => {
     other.prepare(`UPDATE service_asset_findings SET status = 'new' WHERE id = ?`).run(some[2]!.id);
     other.close();
     expect(new Runner(store).search(I, req()).total).toBe(trueCount());
-    store.deleteAll(getResource('service_asset_finding_status_changes'));
-    store.deleteAll(I, [{ field: 'status', filter_type: 'equal', value: 'new' }]);
+    new Runner(store).deleteAll(getResource('service_asset_finding_status_changes'));
+    new Runner(store).deleteAll(I, [{ field: 'status', filter_type: 'equal', value: 'new' }]);
     expect(new Runner(store).search(I, req()).total).toBe(0);
     expect(trueCount()).toBe(0);
   });
@@ -195,7 +195,7 @@ describe('kept per-day incident counts', () => {
     expect((db.prepare(`SELECT COUNT(*) AS n FROM incident_day_counts WHERE n <= 0`).get() as { n: number }).n).toBe(0);
   });
 
-  it('give the same stats for a creation-time range as grouping the matches, edge days included', () => {
+  it('give the same stats for a creation-time range, statuses and owners as grouping the matches, edge days included', () => {
     seedIncidents(400);
     const days = (db.prepare(`SELECT DISTINCT substr(created_at, 1, 10) AS d FROM service_asset_findings ORDER BY 1`).all() as { d: string }[]).map((r) => r.d);
     const stamps = (db.prepare(`SELECT created_at AS c FROM service_asset_findings ORDER BY 1`).all() as { c: string }[]).map((r) => r.c);
@@ -205,28 +205,31 @@ describe('kept per-day incident counts', () => {
       queries.push(`created_at=gt,${a}`, `created_at=lt,${a}`);
       for (const b of bounds) queries.push(`created_at=gt,${a}&created_at=lt,${b}`);
     }
+    queries.push('status=eq,new', 'status=in,new,assigned_customer', `status=eq,new&created_at=gt,${bounds[2]}`, 'user_id=isnull&status=eq,new');
     for (const qs of queries) {
       const q = parseStandardQuery(Object.fromEntries(new URLSearchParams(qs).entries()) as Record<string, string>);
       const multi = new URLSearchParams(qs).getAll('created_at');
       if (multi.length > 1) q.filters = multi.map((v) => ({ field: 'created_at', op: v.startsWith('gt') ? 'gt' : 'lt', values: [v.slice(3)] }));
       const plan = compileStandardQuery(PUBLIC_INCIDENTS, q);
-      const range = createdRange(q);
-      expect(range, qs).toBeDefined();
+      expect(plan.tally, qs).toBeDefined();
       for (const bucket of ['day', 'week', 'month', 'auto'] as const) {
-        const viaKept = incidentStats(store, plan, bucket, range);
-        const viaRows = incidentStats(store, plan, bucket, undefined);
+        const viaKept = incidentStats(store, plan, bucket);
+        const viaRows = incidentStats(store, { ...plan, tally: undefined }, bucket);
         expect(viaKept, `${qs} ${bucket}`).toEqual(viaRows);
       }
     }
   });
 
-  it('is used only for a creation-time range alone', () => {
+  it('is used only for a slice of the kept counts (statuses, owner or group, creation-time bounds) alone', () => {
     const q = (qs: string) => parseStandardQuery(Object.fromEntries(new URLSearchParams(qs).entries()) as Record<string, string>);
-    expect(createdRange(q(''))).toEqual({});
-    expect(createdRange(q('created_at=gt,2026-01-01T00:00:00Z'))).toEqual({ after: '2026-01-01T00:00:00.000000Z' });
-    expect(createdRange(q('status=eq,new'))).toBeUndefined();
-    expect(createdRange(q('search=abc'))).toBeUndefined();
-    expect(createdRange(q('created_at=eq,2026-01-01T00:00:00Z'))).toBeUndefined();
-    expect(createdRange(q('updated_at=gt,2026-01-01T00:00:00Z'))).toBeUndefined();
+    const tally = (qs: string) => compileStandardQuery(PUBLIC_INCIDENTS, q(qs)).tally;
+    expect(tally('')).toEqual({ statuses: null });
+    expect(tally('created_at=gt,2026-01-01T00:00:00Z')).toEqual({ statuses: null, lower: { ts: '2026-01-01T00:00:00.000000Z', strict: true } });
+    expect(tally('status=eq,new&user_id=isnull')).toEqual({ statuses: ['new'], key: { column: 'user_id', values: [null] } });
+    expect(tally('search=abc')).toBeUndefined();
+    expect(tally('status=noteq,new')).toBeUndefined();
+    expect(tally('created_at=eq,2026-01-01T00:00:00Z')).toBeUndefined();
+    expect(tally('updated_at=gt,2026-01-01T00:00:00Z')).toBeUndefined();
+    expect(tally('user_id=isnull&group_id=isnull')).toBeUndefined();
   });
 });

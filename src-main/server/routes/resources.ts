@@ -10,7 +10,7 @@ import { compileSearchPlan } from '../../store/query/plan';
 import { serve } from '../contract';
 import type { ApiDeps } from '../deps';
 import { sendRead } from '../reads';
-import { Runner } from '../../store/query/runner';
+import { compileGroup, Runner } from '../../store/query/runner';
 
 export { relationsQuerySchema } from '../../../src-shared/contract/common';
 
@@ -50,7 +50,7 @@ export function registerResource(app: FastifyInstance, base: string, r: Resource
     const registered = RESOURCES.includes(r);
     serve(app, ops.group, async (req, reply) =>
       registered
-        ? sendRead(req, reply, deps.reads(), { kind: 'group', resource: r.name, field: req.body.group_field, filters: req.body.filters ?? [] })
+        ? sendRead(req, reply, deps.reads(), { kind: 'group', ...compileGroup(r, req.body.group_field, req.body.filters ?? []) })
         : new Runner(store()).group(r, req.body.group_field, req.body.filters),
     );
   }
@@ -68,7 +68,7 @@ export function registerResource(app: FastifyInstance, base: string, r: Resource
       return { results: store().massUpdateField(r, body.ids, body.field, body.value, { userId: req.userId }) };
     });
   }
-  if (has('delete_all')) serve(app, ops.delete_all, async (req) => store().deleteAll(r, req.body?.filters ?? [], { userId: req.userId }));
+  if (has('delete_all')) serve(app, ops.delete_all, async (req) => new Runner(store()).deleteAll(r, req.body?.filters ?? [], { userId: req.userId }));
   if (has('get')) {
     serve(app, ops.get, async (req) => store().get(r, checkId(req.params.id), parseRelationsQuery(req.query.relations)));
     // GET <base>/<resource> with no id: the platform's `id is empty`.

@@ -8,7 +8,6 @@ import { publicEntity, publicResource } from '../../../src-shared/public/entitie
 import { parseStandardQuery, StandardQueryError } from '../../../src-shared/public/standard-filters';
 import type { STAT_BUCKETS } from '../../../src-shared/schemas/stats';
 import { compileStandardQuery } from '../../store/query/standard';
-import { createdRange } from '../../store/query/stats';
 import { serve } from '../contract';
 import type { ApiDeps } from '../deps';
 import { sendRead } from '../reads';
@@ -32,6 +31,6 @@ export function registerStats(app: FastifyInstance, deps: ApiDeps): void {
       if (e instanceof StandardQueryError) throw badRequest(e.message);
       throw e;
     }
-    return sendRead(req, reply, deps.reads(), { kind: 'stats', plan, bucket: requested, range: createdRange(query) });
+    return sendRead(req, reply, deps.reads(), { kind: 'stats', plan, bucket: requested });
   });
 }

@@ -11,35 +11,12 @@
 // is above the bound and a row of a day before the upper bound's day is below it, whatever the
 // rest of either string; only rows of the bounds' own days need their timestamp compared.
 import { placeholders } from '../sql';
-import { COUNTED, DAY_COUNTS, KEPT_DIMENSIONS, keptKey, type KeptColumn } from '../kinds/incidents/kept';
+import { COUNTED, DAY_COUNTS, KEPT_DIMENSIONS, keptKey, type DaySlice, type KeptColumn, type TimeBound } from '../kinds/incidents/kept';
 import { riskBandSql } from '../../../src-shared/resources/fields';
 import { VersionedCache } from '../data-version';
 import type { Statements } from '../statements';
 
-/** One bound on created_at: a normalised timestamp, strict (`>`, `<`) or not (`>=`, `<=`). */
-export interface TimeBound {
-  ts: string;
-  strict: boolean;
-}
-
-/** Values of an owner or group column (null: none); `values` null: any value. */
-export interface KeyCondition {
-  column: KeptColumn;
-  values: readonly (string | null)[] | null;
-}
-
-/**
- * Incidents created within the bounds (either open) whose status is one of `statuses` (null:
- * any), whose risk band is one of `risks` (absent or null: any) and, with `key`, whose owner or
- * group is one of its values (the slice is then read from that column's kept table).
- */
-export interface DaySlice {
-  lower?: TimeBound;
-  upper?: TimeBound;
-  statuses: readonly string[] | null;
-  risks?: readonly string[] | null;
-  key?: KeyCondition;
-}
+export type { DaySlice, KeyCondition, TimeBound } from '../kinds/incidents/kept';
 
 export interface DayCount {
   day: string;

@@ -1,16 +1,13 @@
 // The group operation's counts from the kept counts when they hold the answer: a grouping of
-// incidents by status, owner (user_id) or responsible group (group_id) whose filters are a slice
-// of the kept per-day counts (days.ts; plan.ts, sliceOfFilters), or by finding type or asset
-// whose filters are at most statuses and risk bands (the kept per-value counts,
-// kinds/incidents/kept.ts). Such a grouping is then a sum of kept rows instead of a read of
-// every matching incident.
-import type { ResourceDef } from '../../../src-shared/resources/index';
-import type { SearchFilter } from '../../../src-shared/schemas/search';
+// incidents by status, owner (user_id) or responsible group (group_id) whose plan is a slice of
+// the kept per-day counts (days.ts), or by finding type or asset whose plan is a slice of at most
+// statuses and risk bands (the kept per-value counts). The slice is the plan's tally
+// (kinds/incidents/kept.ts, sliceOf). Such a grouping is then a sum of kept rows instead of a
+// read of every matching incident.
 import { KEPT_VALUE_COUNTS, type KeptValueColumn } from '../kinds/incidents/kept';
 import { placeholders } from '../sql';
 import type { Statements } from '../statements';
 import { groupsOf, type DaySlice, type KeptGroupBy } from './days';
-import { sliceOfFilters } from './plan';
 
 const KEPT_GROUPINGS: readonly string[] = ['status', 'user_id', 'group_id'] satisfies KeptGroupBy[];
 const VALUE_GROUPINGS: readonly string[] = Object.keys(KEPT_VALUE_COUNTS);
@@ -22,12 +19,11 @@ const byCount = (a: Group, b: Group) =>
   b.count - a.count || (a.value === null ? (b.value === null ? 0 : -1) : b.value === null ? 1 : Buffer.compare(Buffer.from(a.value), Buffer.from(b.value)));
 
 /** The groups (largest first, then by value) from the kept counts; undefined when they cannot answer. */
-export function keptGroups(store: Statements, r: ResourceDef, field: string, filters: readonly SearchFilter[]): Group[] | undefined {
-  const slice = sliceOfFilters(r, filters, '', '');
-  if (!slice) return undefined;
-  if (VALUE_GROUPINGS.includes(field)) return valueGroups(store, field as KeptValueColumn, slice);
+export function keptGroups(store: Statements, field: string, tally: DaySlice): Group[] | undefined {
+  if (VALUE_GROUPINGS.includes(field)) return valueGroups(store, field as KeptValueColumn, tally);
   if (!KEPT_GROUPINGS.includes(field)) return undefined;
   const by = field as KeptGroupBy;
+  const slice = { ...tally };
   if (by !== 'status') {
     if (slice.key && slice.key.column !== by) return undefined;
     slice.key ??= { column: by, values: null };

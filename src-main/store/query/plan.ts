@@ -1,18 +1,17 @@
 // compile(request) -> plan, with no side effects: a plan is plain data (SQL text from registry
 // identifiers, bound values, the full-text matches to materialise, the fields and relations of
 // the answer), so it can be cached, compared, and run on any connection to the database, in
-// this thread or a reader's. run.ts executes plans.
+// this thread or a reader's. runner.ts runs them (page, count, group, stats, stream, delete_all).
+// A plan's `tally` is its conditions as a slice of the kept counts, worked out once when it is
+// compiled (kinds/incidents/kept.ts, sliceOf).
 import { publicEntity, publicResource } from '../../../src-shared/public/entities';
 import { fieldOf, fieldsOf, getResource, type RelationDef, type ResourceDef } from '../../../src-shared/resources/index';
 import { WITH_NAMES, withNameFields } from '../../../src-shared/resources/names';
 import type { SearchFilter, SearchRequest } from '../../../src-shared/schemas/search';
-import { RISK_BANDS } from '../../../src-shared/resources/fields';
-import { COUNTED, KEPT_DIMENSIONS, type KeptColumn } from '../kinds/incidents/kept';
+import { sliceOf, type Condition, type DaySlice } from '../kinds/incidents/kept';
 import { countSql, idsSql, pageSql, searchParts, type OrderKey, type SqlContext } from '../search';
 import { q } from '../sql';
-import { normalizeTs } from '../../../src-shared/time';
 import type { FtsHits } from '../statements';
-import type { DaySlice } from './days';
 import type { Sql } from './operators';
 
 export type { OrderKey };
@@ -142,99 +141,49 @@ export function compileSearchPlan(r: ResourceDef, req: SearchRequest): Plan {
     load: p.load,
     idRels: p.idRels,
     relatedComputed: true,
-    tally: tallyOf(r, req, p.cte),
+    tally: sliceOfFilters(r, req.filters, req.virtual_search.value, p.cte),
   };
 }
 
-/** Where each risk band starts (its lowest risklevel, inclusive), as riskBandSql bands them. */
-const BAND_STARTS: readonly [number, number][] = [
-  [4, RISK_BANDS.indexOf('medium')],
-  [7, RISK_BANDS.indexOf('high')],
-  [9, RISK_BANDS.indexOf('critical')],
-];
-
 /**
- * The bands a risklevel range holds exactly (risklevel is never null): `[x, null]` with x a
- * band's start, `[null, 0]` (band none), and either negated; undefined for any other range.
+ * A v2 search's conditions as the kept counts take them (kinds/incidents/kept.ts: sliceOf),
+ * each as the compiler takes it; undefined when one has no such form (text search, widening,
+ * extension parameters, a range open at both ends or a negated range closed at both).
  */
-function bandsOfRange(from: unknown, to: unknown, negation: boolean): string[] | undefined {
-  let inside: string[] | undefined;
-  if ((to === null || to === undefined) && typeof from === 'number') {
-    const start = BAND_STARTS.find(([x]) => x === from);
-    if (start) inside = RISK_BANDS.slice(start[1]);
-  } else if ((from === null || from === undefined) && to === 0) {
-    inside = ['none'];
-  }
-  if (!inside) return undefined;
-  return negation ? RISK_BANDS.filter((b) => !inside.includes(b)) : inside;
-}
-
-const KEPT_COLUMNS: readonly string[] = Object.keys(KEPT_DIMENSIONS);
-
-/**
- * A search's matches as a slice of the kept counts, when its conditions are at most a
- * creation-time range, status lists or values, risklevel ranges at the bounds of the risk
- * bands, and values of one of the owner or group columns (or none: `exists`), each taken as the
- * compiler takes it; undefined otherwise (negation, text search, widening, any other field).
- * Called after the request compiled, so its values are known to be valid.
- */
-export function sliceOfFilters(r: ResourceDef, filters: readonly SearchFilter[], text: string, cte: string): DaySlice | undefined {
-  if (r.table !== COUNTED.table || cte !== '' || text !== '') return undefined;
-  const slice: DaySlice = { statuses: null };
-  const keep = (values: string[]) => {
-    slice.statuses = slice.statuses === null ? [...new Set(values)] : slice.statuses.filter((x) => values.includes(x));
-  };
-  const keepRisks = (bands: string[]) => {
-    slice.risks = slice.risks ? slice.risks.filter((x) => bands.includes(x)) : bands;
-  };
-  const keepKey = (column: KeptColumn, values: (string | null)[]) => {
-    if (slice.key && slice.key.column !== column) return false;
-    const was = slice.key?.values;
-    slice.key = { column, values: was ? was.filter((x) => values.includes(x)) : [...new Set(values)] };
-    return true;
-  };
-  const asText = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
+export function conditionsOfFilters(filters: readonly SearchFilter[], text: string, cte: string): Condition[] | undefined {
+  if (cte !== '' || text !== '') return undefined;
+  const out: Condition[] = [];
+  const not = (f: SearchFilter) => (f.negation ? { not: true } : {});
   for (const f of filters) {
     if (f.extension_params) return undefined;
-    if (f.field === 'risklevel' && f.filter_type === 'range' && Array.isArray(f.value) && f.value.length === 2) {
-      const bands = bandsOfRange(f.value[0], f.value[1], f.negation === true);
-      if (!bands) return undefined;
-      keepRisks(bands);
-      continue;
-    }
-    if (f.negation) return undefined;
-    if (f.field === 'status' && f.filter_type === 'equal') {
-      const v = asText(f.value);
-      if (v === undefined) return undefined;
-      keep([v]);
-    } else if (f.field === 'status' && f.filter_type === 'intersection' && Array.isArray(f.value)) {
-      const values = f.value.map(asText);
-      if (values.some((v) => v === undefined)) return undefined;
-      keep(values as string[]);
-    } else if (KEPT_COLUMNS.includes(f.field) && f.filter_type === 'equal' && typeof f.value === 'string') {
-      if (!keepKey(f.field as KeptColumn, [f.value])) return undefined;
-    } else if (KEPT_COLUMNS.includes(f.field) && f.filter_type === 'intersection' && Array.isArray(f.value) && f.value.every((v) => typeof v === 'string')) {
-      if (!keepKey(f.field as KeptColumn, f.value as string[])) return undefined;
-    } else if (KEPT_COLUMNS.includes(f.field) && f.filter_type === 'exists') {
-      if (!keepKey(f.field as KeptColumn, [null])) return undefined;
-    } else if (f.field === 'created_at' && f.filter_type === 'range' && Array.isArray(f.value) && f.value.length === 2) {
+    if (f.filter_type === 'equal') out.push({ field: f.field, op: 'eq', values: [f.value], ...not(f) });
+    else if (f.filter_type === 'intersection' && Array.isArray(f.value)) out.push({ field: f.field, op: 'in', values: f.value, ...not(f) });
+    else if (f.filter_type === 'exists') out.push({ field: f.field, op: 'isnull', values: [], ...not(f) });
+    else if (f.filter_type === 'range' && Array.isArray(f.value) && f.value.length === 2) {
       const [from, to] = f.value as unknown[];
-      const bound = (v: unknown): string | null | undefined => (v === null || v === undefined ? null : typeof v === 'string' ? (normalizeTs(v) ?? undefined) : undefined);
-      const lo = bound(from);
-      const hi = bound(to);
-      if (lo === undefined || hi === undefined) return undefined;
-      if (lo !== null && (!slice.lower || lo > slice.lower.ts)) slice.lower = { ts: lo, strict: false };
-      if (hi !== null && (!slice.upper || hi < slice.upper.ts)) slice.upper = { ts: hi, strict: false };
-    } else {
-      return undefined;
-    }
+      const open = (v: unknown) => v === null || v === undefined;
+      if (open(from) && open(to)) {
+        // No bound at all: nothing to keep for created_at, a condition of another kind otherwise.
+        if (f.field === 'created_at' && !f.negation) continue;
+        return undefined;
+      }
+      // A negated range closed at both ends is not one bound; risklevel takes one bound only.
+      if ((f.negation || f.field === 'risklevel') && !open(from) && !open(to)) return undefined;
+      if (!open(from)) out.push({ field: f.field, op: 'ge', values: [from], ...not(f) });
+      if (!open(to)) out.push({ field: f.field, op: 'le', values: [to], ...not(f) });
+    } else return undefined;
   }
-  return slice;
+  return out;
 }
 
-/** A search's matches as a slice of the kept counts (sliceOfFilters), for its total. */
-export function tallyOf(r: ResourceDef, req: SearchRequest, cte: string): DaySlice | undefined {
-  return sliceOfFilters(r, req.filters, req.virtual_search.value, cte);
+/**
+ * A search's matches as a slice of the kept counts (sliceOf over its conditions), for its total
+ * and its groupings; undefined when any other condition applies. Called after the request
+ * compiled, so its values are known to be valid.
+ */
+export function sliceOfFilters(r: ResourceDef, filters: readonly SearchFilter[], text: string, cte: string): DaySlice | undefined {
+  const conds = conditionsOfFilters(filters, text, cte);
+  return conds && sliceOf(r, conds);
 }
 
 /** A plan over a condition compiled elsewhere (the public standard filters): every field. */

@@ -2,21 +2,25 @@
 // matches materialised, the page's row ids read in order and then their rows, the total proven
 // by the page, reused while the data has not changed, read from the kept per-day counts when the
 // plan is a tally of them, or counted; records decoded, relations attached), the count of the
-// matches, a resource's whole count, a v2 search, the incident statistics and the group operation.
-import { badRequest, ERR } from '../../../src-shared/errors';
-import { fieldOf, type FieldInfo, type ResourceDef } from '../../../src-shared/resources/index';
-import type { SearchFilter, SearchRequest } from '../../../src-shared/schemas/search';
+// matches, a resource's whole count, a v2 search, the incident statistics, the group operation,
+// an export's stream and delete_all: each resolves the plan's resource once for its run.
+import { ApiError, badRequest, ERR } from '../../../src-shared/errors';
+import { fieldOf, RESOURCES, type FieldInfo, type ResourceDef } from '../../../src-shared/resources/index';
+import { emptySearch, type SearchFilter, type SearchRequest } from '../../../src-shared/schemas/search';
 import { decodeRow } from '../codec';
-import { and, columnExpr, orderSqlOf, selectByRids, whereClause, whereSql } from '../search';
+import { and, columnExpr, orderSqlOf, selectByRids, whereClause } from '../search';
+import { trackDeletes } from '../outbox';
+import { isForeignKeyError } from '../write/constraints';
 import { q } from '../sql';
 import { Anchors, fromAnchor, keyColumns, keysetUsable } from './keyset';
-import type { Rec } from '../api';
+import type { Rec, WriteContext } from '../api';
 import { attachRelations } from '../relations';
 import type { Statements } from '../statements';
 import { countOf } from './days';
 import { keptGroups } from './groups';
 import { compileSearchPlan, countSqlOf, idsSqlOf, materialise, matchKey, planResource, type Plan } from './plan';
-import { incidentStats, type CreatedRange, type IncidentStats, type StatBucket } from './stats';
+import { incidentStats, type IncidentStats, type StatBucket } from './stats';
+import { openStream, type Stream } from './stream';
 
 export interface PlanResult {
   items: Rec[];
@@ -80,14 +84,23 @@ export class Runner {
     });
   }
 
+  /**
+   * A plan's matches streamed from a read transaction of its own on `dbFile` (stream.ts, for
+   * exports): counted first as count() counts them, then read row by row; `json`: the fields of
+   * each record's JSON text written by SQLite (null: rows as arrays).
+   */
+  static stream(dbFile: string, plan: Plan, o: { json?: readonly string[] | null } = {}): Stream {
+    return openStream(dbFile, plan, o.json ?? null, (st, p) => new Runner(st).count(p));
+  }
+
   /** Every record of a resource (no filter). */
   countAll(r: ResourceDef): number {
     return this.store.get1<{ n: number }>(`SELECT COUNT(*) AS n FROM ${q(r.table)}`)?.n ?? 0;
   }
 
-  /** The incident statistics of a plan's matches (per-day kept counts where they answer). */
-  stats(plan: Plan, bucket: StatBucket | 'auto', range: CreatedRange | undefined, version: string | null = this.store.version()): IncidentStats {
-    return incidentStats(this.store, plan, bucket, range, version);
+  /** The incident statistics of a plan's matches (the per-day kept counts when the plan is a tally of them). */
+  stats(plan: Plan, bucket: StatBucket | 'auto', version: string | null = this.store.version()): IncidentStats {
+    return incidentStats(this.store, plan, bucket, version);
   }
 
   /** A v2 search request answered as `{items, total}`. */
@@ -95,19 +108,78 @@ export class Runner {
     return this.page(compileSearchPlan(r, req));
   }
 
-  /** The group operation: each value of a field with its count, most frequent first (kept counts where they answer). */
+  /** The group operation of a request's filters: each value of a field with its count, most frequent first. */
   group(r: ResourceDef, groupField: string | undefined, filters: readonly SearchFilter[] = []): { items: { value: unknown; count: number }[] } {
-    if (!groupField) throw badRequest(ERR.groupFieldEmpty);
-    const f = fieldOf(r, groupField);
-    if (!f || f.kind === 'json' || f.def?.secret) throw badRequest(ERR.invalidField);
-    const where = whereSql(r, filters);
-    const kept = f.source === 'stored' ? keptGroups(this.store, r, f.name, filters) : undefined;
-    if (kept) return { items: kept.map((row) => ({ value: decodeRow({ [f.name]: row.value }, [f])[f.name], count: row.count })) };
-    const rows = this.store.all<{ value: unknown; count: number }>(
-      `SELECT ${columnExpr(r, f)} AS value, COUNT(*) AS count FROM ${q(r.table)} t ${whereClause(where)} GROUP BY 1 ORDER BY count DESC, value ASC`,
-      where.params,
+    const g = compileGroup(r, groupField, filters);
+    return this.groupPlan(g.plan, g.field);
+  }
+
+  /**
+   * A plan's matches grouped by a field (its page and order ignored): from the kept counts when
+   * the plan is a tally of them and the field is one they are kept by, else grouped in SQL with
+   * the plan's full-text matches and widening.
+   */
+  groupPlan(plan: Plan, field: string): { items: { value: unknown; count: number }[] } {
+    const r = planResource(plan.resource);
+    const f = groupFieldOf(r, field);
+    const decode = (rows: readonly { value: unknown; count: number }[]) => ({
+      items: rows.map((row) => ({ value: decodeRow({ [f.name]: row.value }, [f])[f.name], count: row.count })),
+    });
+    const kept = f.source === 'stored' && plan.tally ? keptGroups(this.store, f.name, plan.tally) : undefined;
+    if (kept) return decode(kept);
+    const store = this.store;
+    return store.withHits((hits) => {
+      const { fill } = materialise(hits, plan);
+      return decode(
+        store.all<{ value: unknown; count: number }>(
+          fill(`${plan.cte}SELECT ${columnExpr(r, f)} AS value, COUNT(*) AS count FROM ${q(r.table)} t ${whereClause(plan.where)} GROUP BY 1 ORDER BY count DESC, value ASC`),
+          plan.where.params,
+        ),
+      );
+    });
+  }
+
+  /** delete_all over a request's filters (deleteMatches of its plan). */
+  deleteAll(r: ResourceDef, filters: readonly SearchFilter[] = [], ctx: WriteContext = {}): { deleted: number } {
+    return this.deleteMatches(compileSearchPlan(r, { ...emptySearch(-1, 0), filters: [...filters] }), ctx);
+  }
+
+  /**
+   * Deletes every match of a plan in one transaction (its page ignored): refused whole (409)
+   * when another resource's restricting reference names one of them; each deletion recorded in
+   * a snapshot's outbox like a single delete.
+   */
+  deleteMatches(plan: Plan, ctx: WriteContext = {}): { deleted: number } {
+    const store = this.store;
+    const r = planResource(plan.resource);
+    return store.tx(() =>
+      store.withHits((hits) => {
+        const { fill } = materialise(hits, plan);
+        store.db.exec('CREATE TEMP TABLE IF NOT EXISTS rc_matched_ids (id TEXT PRIMARY KEY) WITHOUT ROWID');
+        store.scratch('DELETE FROM temp.rc_matched_ids');
+        try {
+          store.scratch(fill(`${plan.cte}INSERT INTO temp.rc_matched_ids (id) SELECT t.id FROM ${q(r.table)} t ${whereClause(plan.where)}`), plan.where.params);
+          const matched = 'SELECT id FROM temp.rc_matched_ids';
+          const blocking: string[] = [];
+          for (const other of RESOURCES) {
+            for (const [fname, def] of Object.entries(other.fields)) {
+              if (def.ref !== r.name || def.onDelete !== 'restrict') continue;
+              if (store.get1(`SELECT 1 AS x FROM ${q(other.table)} WHERE ${q(fname)} IN (${matched}) LIMIT 1`)) blocking.push(other.name);
+            }
+          }
+          if (blocking.length) throw new ApiError(409, ERR.relatedData, { fields: [...new Set(blocking)] });
+          trackDeletes(store, r, () => store.all<{ id: string }>(matched).map((x) => x.id), ctx);
+          try {
+            return { deleted: store.run(`DELETE FROM ${q(r.table)} WHERE id IN (${matched})`).changes };
+          } catch (e) {
+            if (isForeignKeyError(e)) throw new ApiError(409, ERR.relatedData, { fields: [r.name] });
+            throw e;
+          }
+        } finally {
+          store.scratch('DELETE FROM temp.rc_matched_ids');
+        }
+      }),
     );
-    return { items: rows.map((row) => ({ value: decodeRow({ [f.name]: row.value }, [f])[f.name], count: row.count })) };
   }
 
   /**
@@ -143,4 +215,18 @@ export class Runner {
     const count = countSqlOf(r, plan);
     return this.store.get1<{ n: number }>(fill(count.sql), count.params)?.n ?? 0;
   }
+}
+
+/** A group request as a plan and the field it groups by (400 for a bad field, then for a bad filter). */
+export function compileGroup(r: ResourceDef, groupField: string | undefined, filters: readonly SearchFilter[] = []): { plan: Plan; field: string } {
+  const f = groupFieldOf(r, groupField);
+  return { plan: compileSearchPlan(r, { ...emptySearch(-1, 0), filters: [...filters] }), field: f.name };
+}
+
+/** The field a grouping is by: 400 when absent, unknown, JSON or secret. */
+function groupFieldOf(r: ResourceDef, name: string | undefined): FieldInfo {
+  if (!name) throw badRequest(ERR.groupFieldEmpty);
+  const f = fieldOf(r, name);
+  if (!f || f.kind === 'json' || f.def?.secret) throw badRequest(ERR.invalidField);
+  return f;
 }

@@ -5,6 +5,7 @@ import { fieldOf, getResource, type ResourceDef } from '../../../src-shared/reso
 import { enumValueMessage, valueOutsideEnum, type StandardFilter, type StandardQuery } from '../../../src-shared/public/standard-filters';
 import { listPlan, SlotContext, type Plan } from './plan';
 import { and, coerceValue, columnExpr, filterSql, orderKeys, SUBQUERY_CONTEXT, virtualSearchSql, type Sql, type SqlContext } from '../search';
+import { sliceOf, type Condition } from '../kinds/incidents/kept';
 import { PUBLIC_OPERATORS } from './operators';
 import { q } from '../sql';
 
@@ -47,5 +48,22 @@ export function compileStandardQuery(r: ResourceDef, query: StandardQuery, load:
     r,
     query.order.map((o) => ({ field: o.field, direction: o.direction })),
   );
-  return listPlan(r, { fts: slots.slots, where, order, limit: query.per_page, offset: (query.page - 1) * query.per_page, load, relatedComputed: false });
+  const plan = listPlan(r, { fts: slots.slots, where, order, limit: query.per_page, offset: (query.page - 1) * query.per_page, load, relatedComputed: false });
+  const conds = conditionsOfQuery(query);
+  const tally = conds && sliceOf(r, conds);
+  return tally ? { ...plan, tally } : plan;
+}
+
+const KEPT_OPS: Partial<Record<StandardFilter['op'], Condition['op']>> = { eq: 'eq', in: 'in', isnull: 'isnull', gt: 'gt', lt: 'lt' };
+
+/** A standard query's conditions as the kept counts take them (sliceOf); undefined with a search or another operator. */
+function conditionsOfQuery(query: StandardQuery): Condition[] | undefined {
+  if (query.search !== '') return undefined;
+  const out: Condition[] = [];
+  for (const f of query.filters) {
+    const op = KEPT_OPS[f.op];
+    if (!op) return undefined;
+    out.push({ field: f.field, op, values: op === 'eq' || op === 'gt' || op === 'lt' ? [f.values[0] ?? ''] : op === 'in' ? [...f.values] : [] });
+  }
+  return out;
 }

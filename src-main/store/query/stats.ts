@@ -1,16 +1,15 @@
 // Incident counts by status, by risk band and over time for a plan's matches (the console's
-// chips and charts). With no condition, or only a creation-time range and the owner or group
-// (one of them: its values, or none), they come from the kept per-day counts (kinds/incidents/kept.ts, read by days.ts: summed per bucket in SQL, so a year is a few
-// thousand kept rows folded into fifty weeks) plus the rows of the range's first and last day,
-// read through the created_at index; any other condition groups its matches. Either way the
-// answer is kept while the data has not changed.
-import type { StandardQuery } from '../../../src-shared/public/standard-filters';
+// chips and charts). When the plan is a slice of the kept per-day counts (its tally: statuses,
+// risk bands, a creation-time range, the owner or group; kinds/incidents/kept.ts), they are read
+// from them by days.ts (summed per bucket in SQL, so a year is a few thousand kept rows folded
+// into fifty weeks) plus the rows of the range's first and last day, read through the
+// created_at index; any other condition groups its matches. Either way the answer is kept while
+// the data has not changed.
 import { INCIDENT_STATUSES, RISK_BANDS, riskBandSql } from '../../../src-shared/resources/fields';
-import { normalizeTs } from '../../../src-shared/time';
 import { VersionedCache } from '../data-version';
 import type { Statements } from '../statements';
-import { COUNTED, KEPT_DIMENSIONS, type KeptColumn } from '../kinds/incidents/kept';
-import { daysOf, spanOf, type DayCount, type DaySlice, type KeyCondition } from './days';
+import { COUNTED } from '../kinds/incidents/kept';
+import { daysOf, spanOf, type DayCount, type DaySlice } from './days';
 import { fillSlots, matchKey, type Plan } from './plan';
 
 export type StatBucket = 'day' | 'week' | 'month';
@@ -23,55 +22,14 @@ export interface IncidentStats {
   over_time: { bucket: string; status: string; risk: string; count: number }[];
 }
 
-/** Exclusive bounds on created_at, normalised to the stored form, and an owner or group condition. */
-export interface CreatedRange {
-  after?: string;
-  before?: string;
-  key?: KeyCondition;
-}
-
 /** `auto` picks days for spans up to this many days, weeks up to AUTO_WEEK_DAYS, else months. */
 const AUTO_DAY_DAYS = 62;
 const AUTO_WEEK_DAYS = 366;
 
 const DAY_ROWS = `SELECT substr(t.created_at, 1, 10) AS day, t.status AS status, ${riskBandSql('t.risklevel')} AS risk, COUNT(*) AS n FROM ${COUNTED.table} t`;
 
-const KEPT_COLUMNS: readonly string[] = Object.keys(KEPT_DIMENSIONS);
-
-/**
- * The creation-time range and owner or group condition when a query has no other condition
- * (only `created_at` gt / lt, and `user_id` or `group_id` eq / in / isnull, one of the two
- * columns; no search); undefined otherwise. Values are checked by the compiler first.
- */
-export function createdRange(q: StandardQuery): CreatedRange | undefined {
-  if (q.search !== '') return undefined;
-  const range: CreatedRange = {};
-  for (const f of q.filters) {
-    if (KEPT_COLUMNS.includes(f.field) && (f.op === 'eq' || f.op === 'in' || f.op === 'isnull')) {
-      const column = f.field as KeptColumn;
-      if (range.key && range.key.column !== column) return undefined;
-      const values: (string | null)[] = f.op === 'isnull' ? [null] : f.op === 'eq' ? [f.values[0] ?? ''] : [...new Set(f.values)];
-      const was = range.key?.values;
-      range.key = { column, values: was ? was.filter((v) => values.includes(v)) : values };
-      continue;
-    }
-    if (f.field !== 'created_at' || (f.op !== 'gt' && f.op !== 'lt')) return undefined;
-    const ts = normalizeTs(f.values[0] ?? '');
-    if (ts === null) return undefined;
-    if (f.op === 'gt') range.after = range.after === undefined || ts > range.after ? ts : range.after;
-    else range.before = range.before === undefined || ts < range.before ? ts : range.before;
-  }
-  return range;
-}
-
-/** The aggregates of a creation-time range from the kept counts (days.ts), bucketed in SQL. */
-function statsOfRange(store: Statements, range: CreatedRange, requested: StatBucket | 'auto', version: string | null): IncidentStats {
-  const slice: DaySlice = {
-    lower: range.after === undefined ? undefined : { ts: range.after, strict: true },
-    upper: range.before === undefined ? undefined : { ts: range.before, strict: true },
-    statuses: null,
-    key: range.key,
-  };
+/** The aggregates of a slice of the kept counts (days.ts), bucketed in SQL. */
+function statsOfSlice(store: Statements, slice: DaySlice, requested: StatBucket | 'auto', version: string | null): IncidentStats {
   let bucket: StatBucket;
   if (requested === 'auto') {
     const { first, last } = spanOf(store, slice);
@@ -166,25 +124,19 @@ function summarise(days: DayCount[], bucket: StatBucket): IncidentStats {
 const kept = new WeakMap<Statements, VersionedCache<IncidentStats>>();
 
 /**
- * The aggregates of a plan over incidents (its condition only: order and page are ignored);
- * `range` when the condition is a creation-time range alone (see createdRange); `version` the
- * data version read (before a read transaction began).
+ * The aggregates of a plan over incidents (its condition only: order and page are ignored),
+ * from the kept counts when the plan is a slice of them (its tally); `version` the data version
+ * read (before a read transaction began).
  */
-export function incidentStats(
-  store: Statements,
-  plan: Plan,
-  requested: StatBucket | 'auto',
-  range: CreatedRange | undefined,
-  version: string | null = store.version(),
-): IncidentStats {
+export function incidentStats(store: Statements, plan: Plan, requested: StatBucket | 'auto', version: string | null = store.version()): IncidentStats {
   let cache = kept.get(store);
   if (!cache) kept.set(store, (cache = new VersionedCache<IncidentStats>(64)));
-  const key = JSON.stringify([matchKey(plan), requested, range ?? null]);
+  const key = JSON.stringify([matchKey(plan), requested]);
   const hit = cache.get(key, version);
   if (hit) return hit;
   let stats: IncidentStats;
-  if (range) {
-    stats = statsOfRange(store, range, requested, version);
+  if (plan.tally) {
+    stats = statsOfSlice(store, plan.tally, requested, version);
   } else {
     const days = daysOfMatches(store, plan);
     stats = summarise(days, bucketOfDays(days, requested));

@@ -1,16 +1,19 @@
-// An export's reading side: a read-only connection of its own with one read transaction (one
-// consistent snapshot, never blocking the server's connection), the matches counted first, then
-// streamed row by row: the selected columns as arrays, or each record's JSON text written by
-// SQLite itself (a BLOB, never decoded into a JavaScript string and encoded again). Also the
-// counts of what an export with its references carries and leaves out, over the same matches.
+// A plan streamed (the runner's stream, for exports): a read-only connection of its own with
+// one read transaction (one consistent snapshot, never blocking the server's connection), the
+// matches counted first by the runner, then the plan's page read in one statement (full-text
+// matches as subqueries) row by row: the selected columns as arrays, or each record's JSON text
+// written by SQLite itself (a BLOB, never decoded into a JavaScript string and encoded again).
+// Relations of the rows are loaded in the same snapshot; the counts of what an export with its
+// references carries and leaves out are read over the same matches.
 import type Database from 'better-sqlite3';
-import { getResource, relationsOf, type FieldInfo, type ResourceDef } from '../../../src-shared/resources/index';
+import { fieldOf, getResource, relationsOf, type FieldInfo, type ResourceDef } from '../../../src-shared/resources/index';
+import type { Rec } from '../api';
 import { SECRET_MASK } from '../codec';
 import { openDatabase } from '../db';
+import { attachRelations } from '../relations';
 import { q } from '../sql';
-import { Store } from '../store';
-import type { Plan } from './plan';
-import { Runner } from './runner';
+import { Statements } from '../statements';
+import { inlineSlots, pageSqlOf, planResource, type Plan } from './plan';
 
 /** What an export with its references carries beside its records, and what it leaves out. */
 export interface ReferenceReport {
@@ -24,22 +27,21 @@ export interface ReferenceReport {
   left: { relation: string; resource: string; field: string; records: number }[];
 }
 
-/** The matches to stream: the plan (counted with it) and its page in one statement, full-text matches as subqueries. */
-export interface StreamSource {
-  query: Plan;
+/** The matches to stream: the plan's page in one statement, full-text matches as subqueries. */
+interface StreamSource {
   sql: string;
   params: unknown[];
 }
 
 export interface Stream {
-  /** A store on the stream's connection (relations of the rows are loaded with it, in the same snapshot). */
-  readonly store: Store;
   /** The number of matches (before any page). */
   readonly total: number;
-  /** The rows: arrays of the page's columns, or each record's JSON text (json columns given). */
+  /** The rows: arrays of the plan's fields then hidden keys, or each record's JSON text (json columns given). */
   rows(): IterableIterator<unknown>;
-  /** Counts of the records the loaded relations carry and of those referring to the matches left out. */
-  references(r: ResourceDef, load: readonly string[], selected: readonly FieldInfo[]): ReferenceReport;
+  /** Loads the plan's relations into records decoded from raw rows (same order), in the stream's snapshot. */
+  attach(raw: Rec[], items: Rec[]): void;
+  /** Counts of the records the plan's loaded relations carry and of those referring to the matches left out. */
+  references(): ReferenceReport;
   /** Ends the read transaction and closes the connection (once; later calls do nothing). */
   close(): void;
 }
@@ -66,12 +68,17 @@ function jsonValueSql(f: FieldInfo, col: string): string {
 }
 
 /**
- * Opens the stream on `dbFile`: a read-only connection, BEGIN, the matches counted, the rows'
- * statement prepared. `json`: the columns (in order) of each record's JSON text; null for arrays.
+ * Opens the stream of a plan on `dbFile`: a read-only connection, BEGIN, the matches counted
+ * (`count`, the runner's), the rows' statement prepared. `json`: the fields (in order) of each
+ * record's JSON text; null for arrays. The query runner opens it (Runner.stream).
  */
-export function openStream(dbFile: string, src: StreamSource, json: readonly FieldInfo[] | null): Stream {
+export function openStream(dbFile: string, plan: Plan, json: readonly string[] | null, count: (st: Statements, plan: Plan) => number): Stream {
+  const r = planResource(plan.resource);
+  const page = pageSqlOf(r, plan);
+  const src: StreamSource = inlineSlots(plan, page.sql, page.params);
+  const selected = [...plan.fields, ...plan.hidden].map((n) => fieldOf(r, n)!);
   const { db } = openDatabase(dbFile, { readonly: true, create: false });
-  const store = new Store(db);
+  const st = new Statements(db);
   let open = true;
   const close = () => {
     if (!open) return;
@@ -84,10 +91,13 @@ export function openStream(dbFile: string, src: StreamSource, json: readonly Fie
   try {
     db.unsafeMode(true);
     db.exec('BEGIN');
-    total = new Runner(store).count(src.query);
+    total = count(st, plan);
     if (!json) stmt = db.prepare(src.sql).raw(true);
     else {
-      const args = json.map((f) => `${sqlString(f.name)}, ${jsonValueSql(f, `p.${q(f.name)}`)}`).join(', ');
+      const args = json
+        .map((n) => fieldOf(r, n)!)
+        .map((f) => `${sqlString(f.name)}, ${jsonValueSql(f, `p.${q(f.name)}`)}`)
+        .join(', ');
       stmt = db.prepare(`SELECT CAST(json_object(${args}) AS BLOB) FROM (${src.sql}) p`).pluck(true);
     }
   } catch (e) {
@@ -95,12 +105,12 @@ export function openStream(dbFile: string, src: StreamSource, json: readonly Fie
     throw e;
   }
   return {
-    store,
     total,
     rows: () => stmt.iterate(...src.params),
-    references: (r, load, selected) => {
+    attach: (raw, items) => attachRelations(st, r, raw, items, plan.load, plan.idRels, plan.relatedComputed),
+    references: () => {
       try {
-        return referenceReport(db, src, r, load, selected);
+        return referenceReport(db, src, r, plan.load, selected);
       } catch (e) {
         close();
         throw e;

@@ -1,12 +1,10 @@
-// A read task and how it runs: a compiled plan (or the stats of one, or a grouping) executed on a Store and
+// A read task and how it runs: a compiled plan (its page, its stats or a grouping of it) executed on a Store and
 // answered as the route's JSON text. The same code runs in this thread (an in-memory database,
 // or readers switched off) and in a reader thread (reader.ts).
 import { ApiError } from '../../../src-shared/errors';
-import { getResource } from '../../../src-shared/resources/index';
-import type { SearchFilter } from '../../../src-shared/schemas/search';
 import type { Plan } from '../query/plan';
 import { Runner } from '../query/runner';
-import type { CreatedRange, StatBucket } from '../query/stats';
+import type { StatBucket } from '../query/stats';
 import type { Store } from '../store';
 
 export type ReadTask =
@@ -18,9 +16,9 @@ export type ReadTask =
       /** front_link of each public record: prefix + id + suffix. */
       link?: { prefix: string; suffix: string };
     }
-  | { kind: 'stats'; plan: Plan; bucket: StatBucket | 'auto'; range: CreatedRange | undefined }
-  /** The group operation of a registry resource (its filters validated by the store). */
-  | { kind: 'group'; resource: string; field: string | undefined; filters: SearchFilter[] };
+  | { kind: 'stats'; plan: Plan; bucket: StatBucket | 'auto' }
+  /** The group operation: a plan's matches grouped by a field (query/runner.ts, compileGroup). */
+  | { kind: 'group'; plan: Plan; field: string };
 
 /**
  * Runs a task and answers the JSON text of its answer. `version` is the data version the task
@@ -28,8 +26,8 @@ export type ReadTask =
  */
 export function executeRead(store: Store, task: ReadTask, version: string | null = store.version()): string {
   const runner = new Runner(store);
-  if (task.kind === 'stats') return JSON.stringify(runner.stats(task.plan, task.bucket, task.range, version));
-  if (task.kind === 'group') return JSON.stringify(runner.group(getResource(task.resource), task.field, task.filters));
+  if (task.kind === 'stats') return JSON.stringify(runner.stats(task.plan, task.bucket, version));
+  if (task.kind === 'group') return JSON.stringify(runner.groupPlan(task.plan, task.field));
   const { items, total } = runner.page(task.plan, { version });
   if (task.shape === 'items') return JSON.stringify({ items, total });
   const link = task.link;

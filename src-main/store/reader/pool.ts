@@ -260,13 +260,8 @@ export class ReaderPool {
 
 /** A small hash of the database and the matched set (resource, condition, full-text matches). */
 function affinityOf(db: string, task: ReadTask): number {
-  let text: string;
-  if (task.kind === 'group') {
-    text = `${db}|${task.resource}|group|${JSON.stringify(task.filters)}`;
-  } else {
-    const p = task.plan;
-    text = `${db}|${p.resource}|${p.cte}|${p.where.sql}|${JSON.stringify(p.where.params)}|${JSON.stringify(p.fts)}`;
-  }
+  const p = task.plan;
+  const text = `${db}|${p.resource}|${p.cte}|${p.where.sql}|${JSON.stringify(p.where.params)}|${JSON.stringify(p.fts)}`;
   let h = 2166136261;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
   return h >>> 0;

@@ -17,7 +17,8 @@
 // by status and risk band (no day: a few thousand and a few hundred thousand rows for a million
 // incidents), so that the groupings by finding type or asset, alone or with statuses and risk
 // bands, are sums of kept rows.
-import { riskBandSql } from '../../../../src-shared/resources/fields';
+import { RISK_BANDS, riskBandSql } from '../../../../src-shared/resources/fields';
+import { normalizeTs } from '../../../../src-shared/time';
 import { serviceAssetFindings } from '../../../../src-shared/resources/service_asset_findings';
 
 /** The incidents, whose counts are kept. */
@@ -137,4 +138,122 @@ function replaceKept(dims: readonly KeptDimension[]): string[] {
     `DROP TABLE IF EXISTS ${d.table}`,
     ...dimensionDdl(d),
   ]);
+}
+
+/** One bound on created_at: a normalised timestamp, strict (`>`, `<`) or not (`>=`, `<=`). */
+export interface TimeBound {
+  ts: string;
+  strict: boolean;
+}
+
+/** Values of an owner or group column (null: none); `values` null: any value. */
+export interface KeyCondition {
+  column: KeptColumn;
+  values: readonly (string | null)[] | null;
+}
+
+/**
+ * Incidents created within the bounds (either open) whose status is one of `statuses` (null:
+ * any), whose risk band is one of `risks` (absent or null: any) and, with `key`, whose owner or
+ * group is one of its values (the slice is then read from that column's kept table).
+ */
+export interface DaySlice {
+  lower?: TimeBound;
+  upper?: TimeBound;
+  statuses: readonly string[] | null;
+  risks?: readonly string[] | null;
+  key?: KeyCondition;
+}
+
+/**
+ * One condition of a query as both compilers (the v2 search and the public standard filters)
+ * normalise it for the kept counts: a field compared with values; `not` negates it (a risk band
+ * bound only).
+ */
+export interface Condition {
+  field: string;
+  op: 'eq' | 'in' | 'isnull' | 'ge' | 'gt' | 'le' | 'lt';
+  values: readonly unknown[];
+  not?: boolean;
+}
+
+/** Where each risk band starts (its lowest risklevel, inclusive), as riskBandSql bands them. */
+const BAND_STARTS: readonly [number, number][] = [
+  [4, RISK_BANDS.indexOf('medium')],
+  [7, RISK_BANDS.indexOf('high')],
+  [9, RISK_BANDS.indexOf('critical')],
+];
+
+/**
+ * The bands a risklevel bound holds exactly (risklevel is never null): `ge x` with x a band's
+ * start, `le 0` (band none), either negated; undefined for any other bound.
+ */
+function bandsOf(c: Condition): string[] | undefined {
+  const v = c.values[0];
+  let inside: string[] | undefined;
+  if (c.op === 'ge' && typeof v === 'number') {
+    const start = BAND_STARTS.find(([x]) => x === v);
+    if (start) inside = RISK_BANDS.slice(start[1]);
+  } else if (c.op === 'le' && v === 0) {
+    inside = ['none'];
+  }
+  if (!inside) return undefined;
+  return c.not ? RISK_BANDS.filter((b) => !inside.includes(b)) : inside;
+}
+
+const KEPT_COLUMNS: readonly string[] = Object.keys(KEPT_DIMENSIONS);
+
+const asText = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
+
+/**
+ * A query's matches as a slice of the kept counts, when its conditions (each as its compiler
+ * takes it, values already checked) are at most creation-time bounds, status values, risklevel
+ * bounds at the bands' starts, and values (or none) of one of the owner or group columns;
+ * undefined for any other condition or resource. The one rule of "only these conditions" for
+ * the totals of searches and lists, the statistics and the groupings.
+ */
+export function sliceOf(r: { table: string }, conds: readonly Condition[]): DaySlice | undefined {
+  if (r.table !== COUNTED.table) return undefined;
+  const slice: DaySlice = { statuses: null };
+  const keepStatuses = (values: string[]) => {
+    slice.statuses = slice.statuses === null ? [...new Set(values)] : slice.statuses.filter((x) => values.includes(x));
+  };
+  const keepKey = (column: KeptColumn, values: (string | null)[]): boolean => {
+    if (slice.key && slice.key.column !== column) return false;
+    const was = slice.key?.values;
+    slice.key = { column, values: was ? was.filter((x) => values.includes(x)) : [...new Set(values)] };
+    return true;
+  };
+  const tighter = (was: TimeBound | undefined, b: TimeBound, lower: boolean): TimeBound => {
+    if (!was) return b;
+    if (b.ts === was.ts) return { ts: b.ts, strict: b.strict || was.strict };
+    return (lower ? b.ts > was.ts : b.ts < was.ts) ? b : was;
+  };
+  for (const c of conds) {
+    if (c.field === 'risklevel') {
+      const bands = bandsOf(c);
+      if (!bands) return undefined;
+      slice.risks = slice.risks ? slice.risks.filter((x) => bands.includes(x)) : bands;
+      continue;
+    }
+    if (c.not) return undefined;
+    if (c.field === 'status' && ((c.op === 'eq' && c.values.length === 1) || c.op === 'in')) {
+      const values = c.values.map(asText);
+      if (values.some((v) => v === undefined)) return undefined;
+      keepStatuses(values as string[]);
+    } else if (KEPT_COLUMNS.includes(c.field) && (c.op === 'eq' || c.op === 'in' || c.op === 'isnull')) {
+      if (c.op === 'eq' && c.values.length !== 1) return undefined;
+      if (c.op !== 'isnull' && !c.values.every((v) => typeof v === 'string')) return undefined;
+      if (!keepKey(c.field as KeptColumn, c.op === 'isnull' ? [null] : (c.values as string[]))) return undefined;
+    } else if (c.field === 'created_at' && (c.op === 'ge' || c.op === 'gt' || c.op === 'le' || c.op === 'lt')) {
+      const ts = typeof c.values[0] === 'string' ? normalizeTs(c.values[0]) : null;
+      if (ts === null) return undefined;
+      const b: TimeBound = { ts, strict: c.op === 'gt' || c.op === 'lt' };
+      if (c.op === 'ge' || c.op === 'gt') slice.lower = tighter(slice.lower, b, true);
+      else slice.upper = tighter(slice.upper, b, false);
+    } else {
+      return undefined;
+    }
+  }
+  return slice;
 }
