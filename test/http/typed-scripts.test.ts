@@ -26,6 +26,7 @@ const MISTAKES: Record<string, [string, string]> = {
   'filter-type-name': ["await radar.resource('rules').search({ ...emptySearch(5), filters: [{ field: 'name', filter_type: 'substring', value: 'x' }] });", 'substring'],
   'filter-value': ["await radar.resource('service_asset_findings').search({ ...emptySearch(5), filters: [{ field: 'status', filter_type: 'equal', value: 'nwe' }] });", 'nwe'],
   'include-field': ["await radar.resource('service_asset_findings').search({ ...emptySearch(5), include_fields: ['id', 'titel'] });", 'titel'],
+  'exclude-field': ["await radar.resource('service_asset_findings').search({ ...emptySearch(5), exclude_fields: ['descripton'] });", 'descripton'],
   ordering: ["await radar.resource('service_asset_findings').search({ ...emptySearch(5), ordering: [{ field: 'risk_level', direction: 'desc' }] });", 'risk_level'],
   relation: ["await radar.resource('service_asset_findings').get('6f1c1b8e-2f0f-4a44-9a39-000000000000', { relations: ['asset'] });", 'asset'],
   'public-filter': ["await radar.public.incidents({ statuss: 'eq,new' });", 'statuss'],
