@@ -130,7 +130,12 @@ export function exportCommand() {
 function referenceLines(name: string, refs: import('../transfer/export').ReferenceReport, filtered: boolean): string[] {
   const n = (x: number) => x.toLocaleString('en-US');
   const lines: string[] = [];
-  if (refs.carried.length) lines.push(`with references: along with these ${name} came ${refs.carried.map((c) => `${n(c.records)} ${c.resource} (${c.relation})`).join(', ')}`);
+  if (refs.carried.length) {
+    // Two relations to one kind (occurrences and last_occurrence) may name the same records: each is counted per relation.
+    const shared = [...new Set(refs.carried.map((c) => c.resource).filter((r, i, all) => all.indexOf(r) !== i))];
+    const note = shared.length ? ` (counted per relation: ${shared.join(', ')} named by two relations are in each count, and imported once)` : '';
+    lines.push(`with references: along with these ${name} came ${refs.carried.map((c) => `${n(c.records)} ${c.resource} (${c.relation})`).join(', ')}${note}`);
+  }
   if (refs.left.length) {
     const kinds = [...new Set(refs.left.map((l) => l.resource))];
     const fields = [...new Set(refs.left.map((l) => l.field))];

@@ -12,7 +12,7 @@ import { findInstance, withCatalog } from './catalog';
 import { CliError, UsageError } from './errors';
 import { DB_HELP, intIn, readKeyFile, uuidArg } from './options';
 
-const MAIN_DB_HELP = `the main database, whose instances these are; ${DB_HELP.replace(/^database file /, '')}`;
+const MAIN_DB_HELP = `the main database, whose instances these are ${DB_HELP.replace(/^database file /, '')}`;
 
 function describe(r: InstanceRow): string {
   return r.kind === 'local' ? `local   ${r.db_file}` : `remote  ${r.url}${r.remote_instance_id ? ` (instance ${r.remote_instance_id})` : ''}`;

@@ -268,8 +268,15 @@ describe('names, fixes and what references leave out', () => {
     expect(occurrences).toBeGreaterThan(last);
     expect(r.stderr).toContain(`with references: along with these incidents came ${count(src, 'SELECT COUNT(DISTINCT service_asset_id) FROM service_asset_findings')} service_assets (service_asset)`);
     expect(r.stderr).toContain(`${last} occurrences (last_occurrence)`);
+    expect(r.stderr).not.toContain('counted per relation');
     expect(r.stderr).toContain(`left out: ${occurrences - last} more occurrences, ${changes.toLocaleString('en-US')} service_asset_finding_status_changes`);
     expect(r.stderr).toContain('they refer to these incidents (service_asset_finding_id) rather than being referred to, so they are not references');
+    // A public list's query brings each incident's occurrences and its last one, which is among them: the counts say they are per relation.
+    const open = `(SELECT id FROM service_asset_findings WHERE status = 'new')`;
+    const q = await ok(['export', '--db', src, '--resource', 'incidents', '--query', 'status=eq,new', '--format', 'ndjson', '--with-references', '--out', path.join(dir(), 'q.ndjson')]);
+    expect(q.stderr).toContain(`${count(src, `SELECT COUNT(*) FROM occurrences WHERE service_asset_finding_id IN ${open}`)} occurrences (occurrences)`);
+    expect(q.stderr).toContain(`${count(src, `SELECT COUNT(DISTINCT last_occurrence_id) FROM service_asset_findings WHERE status = 'new'`)} occurrences (last_occurrence)`);
+    expect(q.stderr).toContain('(counted per relation: occurrences named by two relations are in each count, and imported once)');
   });
 });
 

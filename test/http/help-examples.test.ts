@@ -89,6 +89,11 @@ describe('the help texts', () => {
     const doubled = [...helps].filter(([, text]) => /\(\(|\)\)|\[\[|\]\]/.test(text.replace(/\s+/g, ' '))).map(([name]) => name);
     expect(doubled).toEqual([]);
   });
+
+  it('put a default right after the text it belongs to (not after a separator: "...; (default: ...)")', () => {
+    const dangling = [...helps].filter(([, text]) => /[;,:] \(default/.test(text.replace(/\s+/g, ' '))).map(([name]) => name);
+    expect(dangling).toEqual([]);
+  });
 });
 
 describe('the examples of --help', () => {

@@ -26,6 +26,7 @@ const MISTAKES: Record<string, [string, string]> = {
   'filter-type-name': ["await radar.resource('rules').search({ ...emptySearch(5), filters: [{ field: 'name', filter_type: 'substring', value: 'x' }] });", 'substring'],
   'filter-value': ["await radar.resource('service_asset_findings').search({ ...emptySearch(5), filters: [{ field: 'status', filter_type: 'equal', value: 'nwe' }] });", 'nwe'],
   'include-field': ["await radar.resource('service_asset_findings').search({ ...emptySearch(5), include_fields: ['id', 'titel'] });", 'titel'],
+  'exclude-field': ["await radar.resource('service_asset_findings').search({ ...emptySearch(5), exclude_fields: ['descripton'] });", 'descripton'],
   ordering: ["await radar.resource('service_asset_findings').search({ ...emptySearch(5), ordering: [{ field: 'risk_level', direction: 'desc' }] });", 'risk_level'],
   relation: ["await radar.resource('service_asset_findings').get('6f1c1b8e-2f0f-4a44-9a39-000000000000', { relations: ['asset'] });", 'asset'],
   'public-filter': ["await radar.public.incidents({ statuss: 'eq,new' });", 'statuss'],
@@ -33,6 +34,8 @@ const MISTAKES: Record<string, [string, string]> = {
   operator: ["await radar.public.incidents({ status: 'eqq,new' });", 'eqq,new'],
   operation: ["await radar.call('rules.gett');", 'rules.gett'],
   'answer-field': ["const { objects } = await radar.public.incidents({ per_page: 1 });\nconsole.log(objects[0]?.titel);", 'titel'],
+  'asset-field': ["const { objects } = await radar.public.serviceAssets({ per_page: 1 });\nconsole.log(objects[0]?.nam);", 'nam'],
+  'finding-filter': ["await radar.public.findings({ titel: 'like,ssh' });", 'titel'],
   'record-field': ["const r = await radar.resource('rules').get('6f1c1b8e-2f0f-4a44-9a39-000000000000');\nconsole.log(r.nmae);", 'nmae'],
 };
 
@@ -57,6 +60,12 @@ const first = page.items[0];
 const record = first ? await radar.resource('service_asset_findings').get(first.id, { relations: ['service_asset', 'finding'] }) : undefined;
 const assetName: string | null | undefined = record?.service_asset?.name;
 const findingType: string | null | undefined = record?.finding?.type;
+const assetPage = await radar.public.serviceAssets({ name: 'like,srv', order: 'name', per_page: 3 });
+const assetNames: string[] = assetPage.objects.map((a) => a.name);
+const assetGroups: (string | null)[] = assetPage.objects.map((a) => a.responsible_group_name);
+const findingPage = await radar.public.findings({ type: 'isnotnull', per_page: 3 });
+const findingTitles: string[] = findingPage.objects.map((f) => f.title);
+const findingTypes: (string | null)[] = findingPage.objects.map((f) => f.type);
 const meta = await radar.call('rules.meta');
 const metaFields: string[] = meta.fields.map((f) => f.name);
 const [main] = await radar.instances();
@@ -65,7 +74,7 @@ const envelope = await radar.fanOut('GET', '/tenancy/instance/list');
 // The routing on the main origin, by its operation: the routed path is one parameter.
 const viaRoute = main ? await radar.call('console.route.get', { params: { path: 'data/public/api/v1/findings' }, query: { per_page: 1 }, headers: { PgrSelectedInstance: main.id } }) : [];
 const routeStatus: number | undefined = viaRoute[0]?.status_code;
-console.log(JSON.stringify({ total, titles, levels, assets, statuses, pageTotal: page.total, assetName, findingType, metaFields, routedTotal: routed?.total, instances: envelope.map((e) => e.name), routeStatus }));
+console.log(JSON.stringify({ total, titles, levels, assets, statuses, pageTotal: page.total, assetName, findingType, metaFields, assetNames, assetGroups, assetTotal: assetPage.total, findingTitles, findingTypes, routedTotal: routed?.total, instances: envelope.map((e) => e.name), routeStatus }));
 `;
 
 let tmp = '';
@@ -164,6 +173,12 @@ describe('a script typed by the contract', () => {
     for (const s of out.statuses as string[]) expect(['new', 'assigned_customer']).toContain(s);
     expect(typeof out.assetName).toBe('string');
     expect(typeof out.findingType).toBe('string');
+    const assetNames = out.assetNames as string[];
+    expect(assetNames.length).toBeGreaterThan(0);
+    for (const n of assetNames) expect(n.toLowerCase()).toContain('srv');
+    expect(out.assetTotal).toBeGreaterThanOrEqual(assetNames.length);
+    expect((out.findingTitles as string[]).length).toBeGreaterThan(0);
+    for (const t of out.findingTypes as (string | null)[]) expect(typeof t).toBe('string');
     expect(out.metaFields).toEqual(expect.arrayContaining(['id', 'name', 'query', 'blacklist_entry']));
     expect(out.routedTotal).toBeGreaterThan(0);
     expect(out.instances).toEqual(['Main']);
