@@ -11,6 +11,7 @@ import { targetOf, useInstances } from '../../state/instances';
 import { useSession } from '../../state/session';
 import { useUi } from '../../state/ui';
 import { type MatchPage, matchPage, type RuleRec, type RuleSetRec, ruleSets, rules as loadRules, saveQuery, type TsQueryResult, tsquery } from './api';
+import { reasonText } from './reason';
 import './compliance.css';
 
 const PAGE = 50;
@@ -205,12 +206,12 @@ function RuleEditor({ rule, onSaved }: { rule: RuleRec | null; onSaved(): void }
           <div className="cw-refused">
             <strong className="error">{t('compliance.refused')}</strong> <span className="muted">{t('compliance.atPosition', { n: refused.position })}</span>
             <div className="mono">{refused.error}</div>
-            <pre className="cw-echo mono" aria-label={refused.reason}>
+            <pre className="cw-echo mono" aria-label={reasonText(refused.reason, t)}>
               {query.slice(0, refused.position)}
               <mark className="cw-at">{query.slice(refused.position, refused.position + 1) || ' '}</mark>
               {query.slice(refused.position + 1)}
             </pre>
-            <div className="muted small">{refused.reason}</div>
+            <div className="muted small cw-reason">{reasonText(refused.reason, t)}</div>
           </div>
         )}
         {accepted && (
