@@ -54,6 +54,8 @@ for (const c of combos) {
       await editor.pressSequentially('teamviewer anydesk', { delay: 15 });
       await expect(page.locator('.cw-refused')).toContainText('syntax error in tsquery: "teamviewer anydesk"');
       await expect(page.locator('.cw-at')).toHaveText('a');
+      // Why, in the console's language (the position is on the line above).
+      await expect(page.locator('.cw-reason')).toHaveText(c.lang === 'ru' ? 'неожиданный символ «a»' : 'unexpected “a”');
       await expect(editor).toHaveAttribute('aria-invalid', 'true');
       await expect(page.getByRole('button', { name: c.lang === 'ru' ? 'Сохранить запрос' : 'Save the query' })).toBeDisabled();
       await snap(page, testInfo, `compliance-query-error-${c.theme}-${c.lang}`);
