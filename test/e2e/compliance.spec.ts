@@ -126,4 +126,11 @@ test('a draft compared with the saved query; incidents created after a confirmat
   expect(after.summary.incidents.would_create).toBe(0);
   // Each violated cell now links its incident.
   await expect(page.locator('.cw-cell.is-violated .cw-inc').first()).toBeVisible();
+  // Asked again: nothing to create, the occurrences to update named with their number.
+  const violated = (await api<{ summary: { violated: number } }>(served, 'POST', '/console/v1/compliance/check', { rule_set_ids: [setId], limit: 0 })).summary.violated;
+  await page.getByRole('button', { name: 'Create incidents…' }).click();
+  await expect(dialog).toContainText('Every violation has its incident already: none will be created.');
+  await expect(dialog.getByRole('button', { name: /^Create \d+/ })).toHaveCount(0);
+  await dialog.getByRole('button', { name: `Update ${violated} occurrences` }).click();
+  await expect(page.getByText(`Incidents: 0 created, ${violated} updated.`)).toBeVisible();
 });
