@@ -4,9 +4,9 @@
 // editor first holds a refused query (no count on screen), then the query is typed; the time is
 // from that input to the count of matches (equal to the API's) and its page of rows on screen.
 // That time includes the console's typing pause (it asks once typing stops); the figure beside
-// it is the time after the pause, what the issue's 300 ms target is about. Beside them, in the
-// same run: the same two calls (tsquery, match) made by a script over HTTP, and the server's own
-// took_ms. Each run uses a new query (the query or'ed with a word nothing has), so no kept answer
+// it is the time after the pause, what the issue's 300 ms target is about (the query itself is
+// read in the console at each keystroke; the server is asked for the matches). Beside them, in
+// the same run: the same match call made by a script over HTTP, and the server's own took_ms. Each run uses a new query (the query or'ed with a word nothing has), so no kept answer
 // is reused. The first query also pays the software index's cold build, reported apart.
 //
 // A measurement, not a test: it exits 0 and marks misses with FAIL. Needs `npm run build`.
@@ -130,11 +130,9 @@ async function main(): Promise<void> {
       for (let i = 0; i < ITER; i++) {
         const query = `(${q}) | benchnothing${run++}`;
         const s0 = performance.now();
-        const parsed = await post<{ results: unknown[] }>('tsquery', { queries: [query] });
         const answer = await post<{ total: number; took_ms: number }>('match', { query: `${query}x`, limit: 50, offset: 0 });
         script.push(since(s0));
         server.push(answer.took_ms);
-        if (!parsed.results.length) throw new Error('no tsquery answer');
         total = answer.total;
         screen.push(await typed(query, total));
       }
