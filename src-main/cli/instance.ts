@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Command } from '@commander-js/extra-typings';
 import { ApiError } from '../../src-shared/errors';
 import { K } from '../../src-shared/resources/kinds';
+import { HEALTH_PROBE_PATH } from '../../src-shared/public/entities';
 import type { InstanceInput } from '../../src-shared/schemas/instances';
 import type { InstanceRow } from '../instances/catalog';
 import { findInstance, withCatalog } from './catalog';
@@ -168,7 +169,7 @@ function testCommand() {
       });
       const started = performance.now();
       try {
-        const res = await client.call('GET', '/data/public/api/v1/findings?per_page=1', {});
+        const res = await client.call('GET', HEALTH_PROBE_PATH, {});
         const ms = (performance.now() - started).toFixed(0);
         const ok = res.status >= 200 && res.status < 300;
         process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${row.name}: HTTP ${res.status} in ${ms} ms\n`);

@@ -3,6 +3,7 @@
 // catalog on each use, so changes made by the CLI while the server runs take effect.
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../../src-shared/errors';
+import { HEALTH_PROBE_PATH } from '../../src-shared/public/entities';
 import type { InstanceInput, InstanceKind, InstancePatch, InstanceView } from '../../src-shared/schemas/instances';
 import type { InstanceCatalog, InstanceRow } from './catalog';
 import { isBusy } from '../store/connection';
@@ -218,11 +219,11 @@ export class InstanceManager {
     try {
       const t = await this.target(info);
       if (t.kind === 'app') {
-        const res = await t.app.inject({ method: 'GET', url: '/data/public/api/v1/findings?per_page=1', headers: this.o.internalHeaders() });
+        const res = await t.app.inject({ method: 'GET', url: HEALTH_PROBE_PATH, headers: this.o.internalHeaders() });
         const ok = res.statusCode === 200;
         return { ok, status: res.statusCode, time_ms: ms(), error: ok ? '' : res.body.slice(0, 300) };
       }
-      const res = await t.client.call('GET', '/data/public/api/v1/findings?per_page=1', {});
+      const res = await t.client.call('GET', HEALTH_PROBE_PATH, {});
       let status = res.status;
       if (t.client.cfg.remoteInstanceId) {
         try {

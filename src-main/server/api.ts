@@ -1,12 +1,12 @@
 // Every API route of one platform instance, on any Fastify app: each API a plugin under its
 // prefix, its routes registered from the contract; the record kinds' routes as route areas.
 import type { FastifyInstance } from 'fastify';
-import { API_BASES, namedOperations, rewriteAliasPath } from '../../src-shared/contract/index';
+import { API_BASES, namedOperations, overridesOf, rewriteAliasPath } from '../../src-shared/contract/index';
 import { RESOURCES } from '../../src-shared/resources/index';
 import type { LazyAreas } from './areas';
 import type { ApiDeps } from './deps';
 import { registerCompliance } from './routes/compliance';
-import { NAMED_OVERRIDES, registerNamed } from './routes/named';
+import { registerNamed } from './routes/named';
 import { registerResource } from './routes/resources';
 import { registerPeople } from './routes/people';
 import { registerPublic } from './routes/public';
@@ -28,7 +28,7 @@ export const rewriteAliases = rewriteAliasPath;
  */
 export function registerApi(app: FastifyInstance, deps: ApiDeps, areas: LazyAreas): void {
   for (const r of RESOURCES) {
-    const skip = new Set(NAMED_OVERRIDES[r.name] ?? []);
+    const skip = overridesOf(r.name);
     areas.add(BASE_URL, r.name, (v2) => {
       registerResource(v2, BASE_URL, r, deps, skip);
       registerNamed(v2, deps, r.name);

@@ -12,15 +12,29 @@
 // One gate for the process (every local instance): a change over a query on one database holds
 // up writes to the others for its length, which keeps the rule simple and the waits short.
 
+import { namedOperations, VENDOR_ALIAS } from '../../src-shared/contract/index';
+
 /**
- * Operations that do not write though their method is not GET (searches, groupings; the rules'
- * searches clear the rules' reload flag, so they write), or that must answer while a change runs.
+ * Operations that do not write though their method is not GET (searches, groupings), or that
+ * must answer while a change runs.
  */
 const NOT_WRITING =
-  /^(?!engine_go_rules\.|logmule_go_rules\.).*\.(search|group|meta)$|^console\.(route\.|jobs\.(get|list|cancel)$|export|instances\.(test|health|list)$|incidents\.bulk\.(get|cancel)$|compliance\.(tsvector|tsquery|match|check)$)/;
+  /^.*\.(search|group|meta)$|^console\.(route\.|jobs\.(get|list|cancel)$|export|instances\.(test|health|list)$|incidents\.bulk\.(get|cancel)$|compliance\.(tsvector|tsquery|match|check)$)/;
+
+let named: ReadonlySet<string> | undefined;
+
+/**
+ * The spec's named endpoints (and their vendor aliases): a record kind's own code, which may write
+ * whatever the operation is called (the correlation rules' searches clear the rules' reload flag).
+ */
+function isNamed(operationId: string): boolean {
+  named ??= new Set(Object.values(namedOperations()).flatMap((op) => [op.operationId, op.operationId.replace(VENDOR_ALIAS.ours, VENDOR_ALIAS.vendor)]));
+  return named.has(operationId);
+}
 
 /** Whether a request of this operation may write (and so waits while a change over a query runs). */
-export const mayWrite = (method: string, operationId: string): boolean => method !== 'GET' && method !== 'HEAD' && !NOT_WRITING.test(operationId);
+export const mayWrite = (method: string, operationId: string): boolean =>
+  method !== 'GET' && method !== 'HEAD' && (isNamed(operationId) || !NOT_WRITING.test(operationId));
 
 class WriteGate {
   private holder: { released: Promise<void>; release: () => void } | null = null;

@@ -2,7 +2,7 @@
 // as first released; every later change to a declaration adds a migration here, and the
 // schema test compares a migrated database with the registry so that none is forgotten.
 import type Database from 'better-sqlite3';
-import { dayCountsDdl, dimensionCountsDdl } from './kinds/incidents/kept';
+import { dayCountsDdl, dimensionCountsDdl, valueCountsDdl } from './kinds/incidents/kept';
 import { SCHEMA_VERSION } from './connection';
 import { registryDdl, registryIndexDdl, supersededIndexes } from './ddl';
 import { q } from './sql';
@@ -177,6 +177,27 @@ export const MIGRATIONS: readonly Migration[] = [
       for (const stmt of dimensionCountsDdl()) db.exec(stmt);
       for (const name of supersededIndexes()) db.exec(`DROP INDEX IF EXISTS ${q(name)}`);
       for (const stmt of registryIndexDdl()) db.exec(stmt);
+    },
+  },
+  {
+    version: 11,
+    name: 'incident indexes by owner and by responsible group in time order, and by title',
+    up: (db) => {
+      const had = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index'`).all() as { name: string }[]).map((x) => x.name));
+      for (const stmt of registryIndexDdl()) db.exec(stmt);
+      // A database whose planner statistics were gathered gets them for the new indexes too
+      // (without them the planner would weigh the new indexes by guesses against measured ones).
+      if (db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'`).get()) {
+        const added = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`).all() as { name: string }[]).filter((x) => !had.has(x.name));
+        for (const { name } of added) db.exec(`ANALYZE ${q(name)}`);
+      }
+    },
+  },
+  {
+    version: 12,
+    name: 'incident counts per finding type and per asset (by status and risk band), kept by triggers',
+    up: (db) => {
+      for (const stmt of valueCountsDdl()) db.exec(stmt);
     },
   },
 ];

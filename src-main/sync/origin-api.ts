@@ -6,7 +6,8 @@ import { microsToTs, normalizeTs } from '../../src-shared/time';
 import { callJson, errorText, type JsonAnswer } from '../instances/remote-json';
 import { RemoteError, type RemoteClient } from '../instances/remote';
 import { SyncError } from './errors';
-import { ORIGIN_LISTS, PUBLIC_API, searchPath, UNAVAILABLE } from '../../src-shared/sync/lists';
+import { PUBLIC_API, searchPath, UNAVAILABLE } from '../../src-shared/sync/lists';
+import { originListOf } from '../store/kinds/index';
 
 export type Rec = Record<string, unknown>;
 
@@ -70,7 +71,7 @@ export class OriginApi {
   }
 
   private publicPath(resource: string): string | undefined {
-    return ORIGIN_LISTS.find((l) => l.resource === resource)?.publicPath;
+    return originListOf(resource)?.publicPath;
   }
 
   /** A v2 search; null when the origin has none for this resource. */

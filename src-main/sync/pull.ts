@@ -1,6 +1,6 @@
 // Pull: what changed on the origin since the snapshot or the last pull, applied to the copy.
 //
-// - Each list (ORIGIN_LISTS) is read by updated_at, oldest first, from its cursor: pages are
+// - Each list (originLists(): the kinds' `sync.list`) is read by updated_at, oldest first, from its cursor: pages are
 //   keyed on the last updated_at seen (records of that instant already applied are skipped), so
 //   a record changed during the pull is met again later, never missed; many records of one
 //   instant are walked by id. Each page is applied in one transaction with the list's cursor,
@@ -25,8 +25,8 @@ import { planOf } from '../transfer/validate';
 import { counts, entriesOfRecord, entriesOfRecords, hasFieldEntry, Ledger, recordsWithEntries } from '../store/outbox-log';
 import { SyncError } from './errors';
 import { repointMadeRows } from '../store/origin';
-import { platformMadeOf } from '../store/kinds/index';
-import { BEFORE_ANY, ORIGIN_LISTS, searchPath, type OriginList } from '../../src-shared/sync/lists';
+import { originListOf, originLists, platformMadeOf } from '../store/kinds/index';
+import { BEFORE_ANY, searchPath, type OriginList } from '../../src-shared/sync/lists';
 import { justAfter, OriginApi, type Rec } from './origin-api';
 import { copiedIdsMissing, markPulled, RemoteVersions, remoteTs, staleRecords } from '../store/origin';
 import { acquireLock, originClient } from './origin';
@@ -225,13 +225,13 @@ async function pullList(api: OriginApi, applier: Applier, list: OriginList, page
 }
 
 /** Related lists of incidents, read again with a stale incident. */
-const RELATED = ORIGIN_LISTS.filter((l) => l.relatedBy);
+const RELATED = originLists().filter((l) => l.relatedBy);
 
 /** Records marked stale, read again by id (incidents with their related records). */
 async function refreshStale(t: SyncTarget, api: OriginApi, applier: Applier, opts: PullOptions = {}): Promise<string[]> {
   const deleted: string[] = [];
   const stale = staleRecords(t.db);
-  for (const list of ORIGIN_LISTS) {
+  for (const list of originLists()) {
     const ids = stale.filter((x) => x.resource === list.resource).map((x) => x.id);
     for (let i = 0; i < ids.length; i += 500) {
       if (opts.signal?.aborted) return deleted;
@@ -328,7 +328,7 @@ export async function pull(t: SyncTarget, opts: PullOptions = {}): Promise<PullS
   let applier: Applier | undefined;
   try {
     applier = new Applier(t, summary);
-    for (const list of ORIGIN_LISTS) {
+    for (const list of originLists()) {
       summary.lists[list.key] ??= emptyCounts();
       try {
         await pullList(api, applier, list, pageSize, opts);
@@ -343,11 +343,11 @@ export async function pull(t: SyncTarget, opts: PullOptions = {}): Promise<PullS
       const gone = await refreshStale(t, api, applier, opts);
       for (const key of gone) {
         const [resource, id] = key.split(':') as [string, string];
-        applyDeletion(t, ORIGIN_LISTS.find((l) => l.resource === resource)!, id, summary);
+        applyDeletion(t, originListOf(resource)!, id, summary);
       }
     }
     if (opts.deletions !== false) {
-      for (const list of ORIGIN_LISTS) {
+      for (const list of originLists()) {
         if (opts.signal?.aborted) break;
         opts.onProgress?.({ phase: `deletions: ${list.key}`, done: 0, total: null });
         const gone = await goneOnOrigin(api, t, list.resource, opts.signal);
@@ -385,7 +385,7 @@ export async function refreshNow(t: SyncTarget, timeoutMs?: number): Promise<voi
     const gone = await refreshStale(t, new OriginApi(client, origin.url), applier);
     for (const key of gone) {
       const [resource, id] = key.split(':') as [string, string];
-      applyDeletion(t, ORIGIN_LISTS.find((l) => l.resource === resource)!, id, summary);
+      applyDeletion(t, originListOf(resource)!, id, summary);
     }
   } catch (e) {
     applier.session.rollback();

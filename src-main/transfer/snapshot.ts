@@ -30,7 +30,8 @@ import { callJson, type JsonAnswer } from '../instances/remote-json';
 import { RemoteClient, RemoteError, type RemoteConfig } from '../instances/remote';
 import { Runner } from '../store/query/runner';
 import { KeyVault, vaultFileFor, type KeyCipher } from '../instances/vault';
-import { BEFORE_ANY, ORIGIN_LISTS, PUBLIC_API, searchPath, UNAVAILABLE, type OriginList } from '../../src-shared/sync/lists';
+import { BEFORE_ANY, PUBLIC_API, searchPath, UNAVAILABLE, type OriginList } from '../../src-shared/sync/lists';
+import { originLists } from '../store/kinds/index';
 import { K } from '../../src-shared/resources/kinds';
 import { RemoteVersions, remoteTs, setOrigin } from '../store/origin';
 import { CancelledError, TransferError } from './errors';
@@ -45,8 +46,8 @@ export const STATUS_SEARCH = searchPath(K.statusChange);
 const COUNTED = [K.finding, K.serviceAsset, K.incident, K.occurrence, K.statusChange, K.customField, K.customFieldValue, K.message] as const;
 
 /** Lists paged on their own (the others come with each page of incidents). */
-const PAGED = ORIGIN_LISTS.filter((l) => !l.relatedBy);
-const RELATED = ORIGIN_LISTS.filter((l) => l.relatedBy);
+const PAGED = originLists().filter((l) => !l.relatedBy);
+const RELATED = originLists().filter((l) => l.relatedBy);
 
 interface ListState {
   page: number;
@@ -238,8 +239,10 @@ export async function snapshot(opts: SnapshotOptions): Promise<SnapshotSummary> 
           for (const rl of RELATED) {
             const note = rl.key === 'status_changes' ? cp.status_changes : related[rl.key];
             if (note?.startsWith('unavailable')) continue;
-            if (rl.resource === K.customFieldValue && related[K.customField]?.startsWith('unavailable')) {
-              related[rl.key] = 'unavailable: custom fields could not be copied';
+            // records naming a list that could not be copied (values of custom fields) are not copied either
+            const missing = originLists().find((l) => related[l.key]?.startsWith('unavailable') && Object.values(getResource(rl.resource).fields).some((f) => f.ref === l.resource));
+            if (missing) {
+              related[rl.key] = `unavailable: ${missing.key.replace(/_/g, ' ')} could not be copied`;
               continue;
             }
             const got = await relatedRecords(remote, rl, ids);

@@ -12,6 +12,7 @@ import { findOperation, type OperationDef } from '../contract/index';
 import { fillPath, isMediaAnswer } from '../contract/operation';
 import type { IncidentStatus } from '../resources/fields';
 import { findResource } from '../resources/index';
+import { K } from '../resources/kinds';
 import { routedElementSchema } from '../schemas/routing';
 import type { SearchRequest } from '../schemas/search';
 import type { StatusChangeAnswer } from '../schemas/incident-status';
@@ -249,7 +250,7 @@ export function createClient(o: ClientOptions) {
       public: {
         incidents: (query?: PublicQuery<'incidents'> | string, signal?: AbortSignal) => c('public.incidents.list', { query, signal }),
         findings: (query?: PublicQuery<'findings'> | string, signal?: AbortSignal) => c('public.findings.list', { query, signal }),
-        serviceAssets: (query?: PublicQuery<'serviceAssets'> | string, signal?: AbortSignal) => c('public.service_assets.list', { query, signal }),
+        serviceAssets: (query?: PublicQuery<'serviceAssets'> | string, signal?: AbortSignal) => c(`public.${K.serviceAsset}.list` as const, { query, signal }),
         updateStatus: (id: string, status: IncidentStatus) => c('public.incidents.update_status', { body: { id, status } }),
         updateRisk: (id: string, risklevel: number) => c('public.incidents.update_critical', { body: { id, risklevel } }),
         /** Creates an incident from ServiceAssetFindingDBFields (upper camel case); answers its id. */

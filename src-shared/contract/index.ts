@@ -4,14 +4,14 @@
 import { getResource, RESOURCES } from '../resources/index';
 import { complianceOperations } from './compliance';
 import { consoleOperations } from './console';
-import { NAMED_OVERRIDES, namedOperations, scanOperations } from './named';
+import { namedOperations, overridesOf, scanOperations } from './named';
 import { API_BASES, isPending, lazily, type OperationDef } from './operation';
 import { publicOperations } from './public';
 import { GENERIC_OPS, resourceOperations, type GenericOp } from './resources';
 import { syncOperations } from './sync';
 
 export * from './operation';
-export { NAMED_OVERRIDES } from './named';
+export { overridesOf } from './named';
 export { GENERIC_OPS, resourceOperations, type GenericOp, type ResourceOperations } from './resources';
 
 /** The vendor's names of the correlation resources, served as aliases of `engine_go_*` (contract.md §1). */
@@ -25,7 +25,7 @@ export function rewriteAliasPath(url: string): string {
 
 /** The generic operations of `name` that its named endpoints do not replace. */
 export function genericOperationsOf(name: string, base: string = API_BASES.v2, idPrefix = ''): OperationDef[] {
-  const skip = new Set<GenericOp>(base === API_BASES.v2 ? (NAMED_OVERRIDES[name] ?? []) : []);
+  const skip: ReadonlySet<GenericOp> = base === API_BASES.v2 ? overridesOf(name) : new Set();
   const ops = resourceOperations(getResource(name), base, idPrefix);
   return GENERIC_OPS.flatMap((op): OperationDef[] => {
     if (skip.has(op)) return [];

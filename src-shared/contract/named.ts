@@ -20,19 +20,9 @@ import { partialRecordSchemaOf, recordSchemaOf, relatedRecordSchemaOf } from '..
 import { listSchema, searchRequestSchema } from '../schemas/search';
 import { errorAnswers, idParams } from './common';
 import type { GenericOp } from './resources';
-import { API_BASES, defineOperation, once, lazily } from './operation';
+import { API_BASES, defineOperation, once, lazily, type OperationDef } from './operation';
 
 const B = API_BASES.v2;
-
-/** Generic operations each resource's named endpoints replace. */
-export const NAMED_OVERRIDES: Readonly<Record<string, readonly GenericOp[]>> = {
-  [K.engineGoRule]: ['search'],
-  [K.rule]: ['create', 'update'],
-  [K.serviceAsset]: ['update'],
-  [K.occurrence]: ['create'],
-  [K.customFieldValue]: ['update'],
-  [K.integrationAction]: ['create'],
-};
 
 const record = (name: string) => recordSchemaOf(getResource(name));
 
@@ -63,6 +53,7 @@ const ruleSearch = (path: 'search' | 'search_with_update_reload') =>
     lazily(
       {
         operationId: `${K.engineGoRule}.${path}`,
+        ...(path === 'search' ? { replaces: 'search' as const } : {}),
         method: 'POST',
         path: `${B}/${K.engineGoRule}/${path}`,
         tag: K.engineGoRule,
@@ -83,6 +74,7 @@ const ruleUpdate = (method: 'PUT' | 'POST') =>
     lazily(
       {
         operationId: method === 'PUT' ? `${K.rule}.update` : `${K.rule}.update_post`,
+        ...(method === 'PUT' ? { replaces: 'update' as const } : {}),
         method,
         path: `${B}/${K.rule}/update`,
         tag: K.rule,
@@ -104,6 +96,7 @@ const assetUpdate = (method: 'PUT' | 'POST') =>
     lazily(
       {
         operationId: method === 'PUT' ? `${K.serviceAsset}.update` : `${K.serviceAsset}.update_post`,
+        ...(method === 'PUT' ? { replaces: 'update' as const } : {}),
         method,
         path: `${B}/${K.serviceAsset}/update`,
         tag: K.serviceAsset,
@@ -120,6 +113,12 @@ const assetUpdate = (method: 'PUT' | 'POST') =>
     ),
   );
 
+/** The generic operations of kind `name` its named endpoints replace (their `replaces`). */
+export function overridesOf(name: string): ReadonlySet<GenericOp> {
+  const under = `${B}/${name}/`;
+  return new Set(Object.values(namedOperations() as Record<string, OperationDef>).flatMap((op) => (op.replaces && op.path.startsWith(under) ? [op.replaces] : [])));
+}
+
 export const namedOperations = once(() => ({
     engine_go_rules_search: ruleSearch('search'),
     engine_go_rules_search_with_update_reload: ruleSearch('search_with_update_reload'),
@@ -127,6 +126,7 @@ export const namedOperations = once(() => ({
       lazily(
         {
           operationId: `${K.rule}.create`,
+          replaces: 'create',
           method: 'POST',
           path: `${B}/${K.rule}/create`,
           tag: K.rule,
@@ -149,6 +149,7 @@ export const namedOperations = once(() => ({
       lazily(
         {
           operationId: `${K.occurrence}.create`,
+          replaces: 'create',
           method: 'POST',
           path: `${B}/${K.occurrence}/create`,
           tag: K.occurrence,
@@ -166,6 +167,7 @@ export const namedOperations = once(() => ({
       lazily(
         {
           operationId: `${K.customFieldValue}.update`,
+          replaces: 'update',
           method: 'PUT',
           path: `${B}/${K.customFieldValue}/update`,
           tag: K.customFieldValue,
@@ -183,6 +185,7 @@ export const namedOperations = once(() => ({
       lazily(
         {
           operationId: `${K.integrationAction}.create`,
+          replaces: 'create',
           method: 'POST',
           path: `${B}/${K.integrationAction}/create`,
           tag: K.integrationAction,

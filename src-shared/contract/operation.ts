@@ -2,6 +2,7 @@
 // every part of the request and of each answer, operationId, words for people). The server
 // registers its routes from these, the OpenAPI document and the typed client derive from them.
 import { z } from 'zod';
+import type { GenericOp } from './resources';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -73,6 +74,8 @@ export interface OperationDef {
   responses: Readonly<Record<number, Answer>>;
   /** Documented and served, but by the server's rewrite of another operation's path (aliases). */
   aliasOf?: string;
+  /** A named endpoint of a record kind served instead of the kind's generic operation of this name. */
+  replaces?: GenericOp;
   /** Servers other than the main port that serve this operation. */
   servers?: readonly ('main' | 'routing')[];
   deprecated?: boolean;

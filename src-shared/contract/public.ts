@@ -77,8 +77,6 @@ export function publicObjectSchemaOf(e: PublicEntity): z.ZodObject {
   return made;
 }
 
-const TITLES: Record<PublicEntity['path'], string> = { incidents: 'incidents', findings: 'finding types', serviceAssets: 'assets' };
-
 export const publicOperations = once(() => {
   const lists = PUBLIC_ENTITIES.map((e) =>
     defineOperation(
@@ -88,16 +86,16 @@ export const publicOperations = once(() => {
           method: 'GET',
           path: `${P}/${e.path}`,
           tag: 'public',
-          summary: `List ${TITLES[e.path]}`,
+          summary: `List ${e.title}`,
           description:
-            `A page of ${TITLES[e.path]} matching the standard filters (\`status=in,new,closed\`, \`risklevel=gt,5\`, \`title=like,пароль\`, \`service_asset.name=like,web\`), ` +
+            `A page of ${e.title} matching the standard filters (\`status=in,new,closed\`, \`risklevel=gt,5\`, \`title=like,пароль\`, \`service_asset.name=like,web\`), ` +
             'ordered by `order`, searched by `search`; `page` from 1, `per_page` at most 1000. `total` counts every match. An unknown field, operator or value of the wrong type is 400 naming it.' +
             (e.path === 'incidents' ? ' Each incident carries the extra fields of the public API, its asset (`service_asset`), its occurrences and `front_link`.' : ''),
         },
         {
           query: () => standardQueryOf(e),
           responses: () => ({
-            200: z.strictObject({ objects: z.array(publicObjectSchemaOf(e)), total: z.number().int().describe('the number of all matches') }).describe(`a page of ${TITLES[e.path]}`),
+            200: z.strictObject({ objects: z.array(publicObjectSchemaOf(e)), total: z.number().int().describe('the number of all matches') }).describe(`a page of ${e.title}`),
             ...errorAnswers(400, 401, 500),
           }),
         },

@@ -4,6 +4,7 @@ import { computed } from '../resources/fields';
 import { dict, getResource } from '../resources/index';
 import type { ComputedDef, ResourceDef } from '../resources/types';
 import { K } from '../resources/kinds';
+import { API_BASES } from '../contract/operation';
 
 export interface PublicEntity {
   /** Path segment under {public_url}. */
@@ -15,6 +16,8 @@ export interface PublicEntity {
   load: readonly string[];
   /** The console's route for front_link. */
   link: string;
+  /** What its records are, in the documentation's words. */
+  title: string;
 }
 
 const lastOcc = (col: string) =>
@@ -28,6 +31,7 @@ export const PUBLIC_ENTITIES: readonly PublicEntity[] = [
     resource: K.incident,
     load: ['service_asset', K.occurrence],
     link: 'incidents',
+    title: 'incidents',
     extras: {
       service_asset_name: computed('string', asset('name')),
       service_asset_active: computed('bool', asset('active')),
@@ -54,9 +58,15 @@ export const PUBLIC_ENTITIES: readonly PublicEntity[] = [
       last_customer_status_change: computed('timestamp', `t.c_last_customer_status_change`),
     },
   },
-  { path: 'findings', resource: K.finding, load: [], link: 'findings', extras: {} },
-  { path: 'serviceAssets', resource: K.serviceAsset, load: [], link: 'assets', extras: {} },
+  { path: 'findings', resource: K.finding, load: [], link: 'findings', title: 'finding types', extras: {} },
+  { path: 'serviceAssets', resource: K.serviceAsset, load: [], link: 'assets', title: 'assets', extras: {} },
 ];
+
+/**
+ * The address an instance's health check reads: one record of the public API's shortest list
+ * (the finding types), which every platform answers.
+ */
+export const HEALTH_PROBE_PATH = `${API_BASES.public}/${PUBLIC_ENTITIES.find((e) => e.resource === K.finding)!.path}?per_page=1`;
 
 export function publicEntity(path: string): PublicEntity | undefined {
   return PUBLIC_ENTITIES.find((e) => e.path === path);

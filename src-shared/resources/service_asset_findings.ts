@@ -83,7 +83,9 @@ export const serviceAssetFindings: ResourceDef = {
   // the newest first, per asset (the asset's computed counts and highest open risk), and the
   // status in workflow order (sort key status_rank) with the newest or oldest first. An asset's
   // or a finding type's incidents newest first, and their counts by day, status and risk band,
-  // are read from the (asset | finding, created_at, status, risklevel) entries alone.
+  // are read from the (asset | finding, created_at, status, risklevel) entries alone. An owner's
+  // or a responsible group's incidents newest first come from (owner | group, created_at), and
+  // the sort by title from (title).
   indexes: [
     ['status', 'created_at', 'risklevel'],
     ['status', 'risklevel', 'created_at'],
@@ -94,5 +96,8 @@ export const serviceAssetFindings: ResourceDef = {
     ['status_rank', 'created_at'],
     ['service_asset_id', 'created_at', 'status', 'risklevel'],
     ['finding_id', 'created_at', 'status', 'risklevel'],
+    ['user_id', 'created_at'],
+    ['group_id', 'created_at'],
+    ['title'],
   ],
 };

@@ -78,3 +78,31 @@ test('a link naming an instance this console does not have says so and shows the
   await expect(page.getByRole('button', { name: /^Instance: Main/ })).toBeVisible();
   expect(new URL(page.url()).hash).not.toContain('instance=');
 });
+
+test('a list opened by its address reads that instance from the start: the main instance is never asked for its incidents', async ({ page, served }) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-e2e-links-'));
+  const inst = await api<{ id: string }>(served, 'POST', '/console/v1/instances', { kind: 'local', name: BRANCH, db_file: path.join(dir, 'branch.sqlite') });
+  try {
+    await routed(served, inst.id, 'POST', '/cruddy/v2/service_asset_findings/mass_create', [
+      { title: 'Подбор пароля к VPN — smr-gw-01', status: 'new', risklevel: 7.4 },
+      { title: 'Устаревший OpenSSL — smr-web-01', status: 'new', risklevel: 5.3 },
+    ]);
+    // Before the instance list answered, the list used to read the instance selected last in this
+    // browser (the main one): its incidents were drawn, and could be selected, under the address
+    // of the other instance until the selection followed.
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      const p = new URL(r.url()).pathname;
+      if (/\/service_asset_findings\/search$|\/stats\/incidents$/.test(p)) asked.push(p);
+    });
+    await openConsole(page, served, `#/incidents?instance=${inst.id}&sort=-risklevel`);
+    await expect(page.getByRole('button', { name: `Instance: ${BRANCH}` })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('total')).toHaveText('2 incidents');
+    await expect(loadedRows(page).first()).toContainText('smr-gw-01');
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.filter((p) => !p.startsWith('/console/v1/route/'))).toEqual([]);
+  } finally {
+    await api(served, 'DELETE', `/console/v1/instances/${inst.id}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -57,6 +57,18 @@ async function expectKeptTrue(step: string): Promise<void> {
     );
     expect(kept, `${step}: ${table} equals a recount`).toEqual(recount);
   }
+  // The per-finding-type and per-asset tables (by status and band, no day).
+  for (const [table, column] of [
+    ['incident_finding_counts', 'finding_id'],
+    ['incident_asset_counts', 'service_asset_id'],
+  ] as const) {
+    const kept = rows<{ k: string; status: string; risk: string; n: number }>(`SELECT k, status, risk, n FROM ${table} ORDER BY 1, 2, 3`);
+    const recount = rows<{ k: string; status: string; risk: string; n: number }>(
+      `SELECT CASE WHEN ${column} IS NULL THEN '' ELSE '=' || ${column} END AS k, status, ${BAND} AS risk, COUNT(*) AS n FROM service_asset_findings GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    );
+    expect(kept.length, `${step}: ${table} has rows`).toBeGreaterThan(0);
+    expect(kept, `${step}: ${table} equals a recount`).toEqual(recount);
+  }
 
   const [me, person] = keys('user_id', 2) as [string, string];
   const groups = keys('group_id', 3);
@@ -121,6 +133,12 @@ async function expectKeptTrue(step: string): Promise<void> {
     { field: 'group_id', filters: [news, inRange], where: `status IN ('new', 'assigned_customer') AND created_at >= ? AND created_at <= ?`, params: [lo, hi] },
     { field: 'status', filters: [{ field: 'user_id', filter_type: 'exists', value: null }, critical], where: 'user_id IS NULL AND risklevel >= 9', params: [] },
     { field: 'user_id', filters: [{ field: 'user_id', filter_type: 'intersection', value: [me, person] }], where: 'user_id IN (?, ?)', params: [me, person] },
+    { field: 'finding_id', filters: [], where: '1', params: [] },
+    { field: 'finding_id', filters: [news], where: `status IN ('new', 'assigned_customer')`, params: [] },
+    { field: 'service_asset_id', filters: [critical, news], where: `risklevel >= 9 AND status IN ('new', 'assigned_customer')`, params: [] },
+    { field: 'service_asset_id', filters: [aboveNone, belowHigh], where: 'risklevel > 0 AND risklevel < 7', params: [] },
+    // Not from the kept counts (a range): counted, in the same order.
+    { field: 'finding_id', filters: [inRange], where: 'created_at >= ? AND created_at <= ?', params: [lo, hi] },
   ];
   for (const g of groupings) {
     const res = await call('POST', `${I}/group`, { group_field: g.field, filters: g.filters });
@@ -137,7 +155,7 @@ async function ids(where: string, n: number): Promise<string[]> {
   return rows<{ id: string }>(`SELECT id FROM service_asset_findings WHERE ${where} ORDER BY _rid LIMIT ?`, n).map((r) => r.id);
 }
 
-describe('counts kept per owner and per group', () => {
+describe('counts kept per owner, per group, per finding type and per asset', () => {
   it('equal a recount after creates, assignments, group moves, bulk updates, deletes and imports', async () => {
     await expectKeptTrue('start');
     const ok = (res: { status: number; text: string }, status = 200) => expect(res.status, res.text).toBe(status);
@@ -161,9 +179,18 @@ describe('counts kept per owner and per group', () => {
     ok(await call('PUT', `${I}/update`, { id: f, title: 'only the title' }));
     ok(await call('PUT', `${I}/update`, { id: f, risklevel: 9.9, status: 'closed' }));
     await expectKeptTrue('update of other fields, then of status and risk');
+    const other = rows<{ service_asset_id: string; finding_id: string }>(
+      `SELECT service_asset_id, finding_id FROM service_asset_findings WHERE service_asset_id <> ? AND finding_id <> ? LIMIT 1`,
+      r.service_asset_id,
+      r.finding_id,
+    )[0]!;
+    ok(await call('PUT', `${I}/update`, { id: f, finding_id: other.finding_id, service_asset_id: other.service_asset_id }));
+    ok(await call('PUT', `${I}/update`, { id: e, finding_id: other.finding_id }));
+    await expectKeptTrue('move to another finding type and asset');
 
     ok(await call('POST', `${I}/mass_update`, { ids: [b, c], field: 'user_id', value: person }));
     ok(await call('POST', `${I}/mass_update`, { ids: [d], fields: { group_id: null, status: 'assigned_customer' } }));
+    ok(await call('POST', `${I}/mass_update`, { ids: [a, b], field: 'service_asset_id', value: other.service_asset_id }));
     await expectKeptTrue('mass_update');
 
     const [h, i, j] = await ids(`user_id = '${person}'`, 3);

@@ -401,6 +401,24 @@ describe('snapshot', () => {
     }
   });
 
+  it('goes on without custom fields and their values when the remote has no search of custom fields, and says so', async () => {
+    const p = await proxy(src.main, (req) => (req.url?.startsWith('/cruddy/v2/custom_fields/search') ? 404 : null));
+    try {
+      const res = await snap({ url: p.url, db_file: 'snap-cf.sqlite' });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.summary.related.custom_fields).toMatch(/^unavailable: .* answered HTTP 404/);
+      // the values name the custom fields: not copied without them (the messages are)
+      expect(res.body.summary.related.custom_field_values).toBe('unavailable: custom fields could not be copied');
+      expect(res.body.summary.related.messages).toBe('copied');
+      const file = path.join(dst.dir, 'snap-cf.sqlite');
+      expect(table(file, R('custom_field_values'))).toEqual([]);
+      expect(table(file, R('messages')).length).toBeGreaterThan(0);
+      expect(table(file, R('service_asset_findings')).length).toBe(400);
+    } finally {
+      await p.close();
+    }
+  });
+
   it("reads a remote through its routing port (PgrSelectedInstance), unwrapping the envelopes", async () => {
     const main = ((await src.call('GET', '/console/v1/instances')).body as { id: string; kind: string }[]).find((i) => i.kind === 'main')!;
     const res = await snap({ url: src.routing, remote_instance_id: main.id, db_file: 'snap-e.sqlite', per_page: 200 });

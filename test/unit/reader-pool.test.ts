@@ -10,7 +10,7 @@ import { emptySearch } from '../../src-shared/schemas/search';
 import { openDatabase, type Db } from '../../src-main/store/db';
 import { compileSearchPlan, type Plan } from '../../src-main/store/query/plan';
 import { executeRead, type ReadTask } from '../../src-main/store/reader/execute';
-import { ReaderPool } from '../../src-main/store/reader/pool';
+import { ReadAbandoned, ReaderPool } from '../../src-main/store/reader/pool';
 import { Store } from '../../src-main/store/store';
 import { copyDemoDatabase } from '../helpers/seed';
 import { Runner } from '../../src-main/store/query/runner';
@@ -129,5 +129,74 @@ describe('reader pool', () => {
     store.update(I, { id, status: 'risk_accepted' });
     const after = JSON.parse((await pool.read(file, task, store.version(), 'api')).toString()) as { total: number };
     expect(after.total).toBe(before.total + 1);
+  });
+
+  it('drops a waiting read whose requesters have all gone, and runs one somebody still waits for', async () => {
+    const one = new ReaderPool({ size: 1 });
+    try {
+      const v = store.version();
+      const long = one.read(file, slow(400_000), null, 'api');
+      // Queued behind the long read: one requester, who leaves.
+      const gone = new AbortController();
+      const left = one.read(file, page({ offset: 7 }), v, 'console', gone.signal);
+      // Queued too: two requesters of the same read; only one leaves.
+      const a = new AbortController();
+      const sharedA = one.read(file, page({ offset: 8 }), v, 'console', a.signal);
+      const sharedB = one.read(file, page({ offset: 8 }), v, 'api', new AbortController().signal);
+      expect(one.queued).toBe(2);
+      gone.abort();
+      a.abort();
+      await expect(left).rejects.toBeInstanceOf(ReadAbandoned);
+      await expect(sharedA).rejects.toBeInstanceOf(ReadAbandoned);
+      expect(one.dropped).toBe(1);
+      expect(one.queued).toBe(1);
+      const answered = JSON.parse((await sharedB).toString()) as { items: unknown[] };
+      expect(answered.items.length).toBeGreaterThan(0);
+      await long;
+      // A requester that left before asking is refused at once; the same read asked again runs.
+      const already = new AbortController();
+      already.abort();
+      await expect(one.read(file, page({ offset: 7 }), v, 'api', already.signal)).rejects.toBeInstanceOf(ReadAbandoned);
+      const again = JSON.parse((await one.read(file, page({ offset: 7 }), v, 'api')).toString()) as { items: unknown[] };
+      expect(again.items.length).toBeGreaterThan(0);
+      expect(one.dropped).toBe(1);
+    } finally {
+      await one.close();
+    }
+  });
+
+  it('starts every reader at the console\'s first read and keeps them while the console is in use; others stop when idle', async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const used = new ReaderPool({ size: 2, idleMs: 100, consoleKeepMs: 60_000 });
+    const scripts = new ReaderPool({ size: 2, idleMs: 100, consoleKeepMs: 60_000 });
+    try {
+      await used.read(file, page({ limit: 1 }), null, 'console');
+      expect(used.running).toBe(2);
+      // Two reads at once from scripts: the second reader starts on demand, then stops when idle.
+      const both = Promise.all([scripts.read(file, slow(200_000), null, 'api'), scripts.read(file, slow(200_001), null, 'api')]);
+      expect(scripts.running).toBe(2);
+      await both;
+      await sleep(600);
+      expect(scripts.running).toBe(1);
+      expect(used.running).toBe(2);
+      const answered = JSON.parse((await used.read(file, page({ limit: 2 }), null, 'console')).toString()) as { items: unknown[] };
+      expect(answered.items).toHaveLength(2);
+    } finally {
+      await Promise.all([used.close(), scripts.close()]);
+    }
+  });
+
+  it('lets readers beyond the first stop once the console has been away for a while', async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const p = new ReaderPool({ size: 2, idleMs: 100, consoleKeepMs: 300 });
+    try {
+      const read = p.read(file, page({ limit: 1 }), null, 'console');
+      expect(p.running).toBe(2);
+      await read;
+      await sleep(1_000);
+      expect(p.running).toBe(1);
+    } finally {
+      await p.close();
+    }
   });
 });

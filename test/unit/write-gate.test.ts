@@ -39,7 +39,7 @@ describe('the write gate', () => {
       expect(writes(id), id).toBe(false);
     }
     // The rules' searches clear the rules' reload flag: they write.
-    for (const id of ['engine_go_rules.search', 'engine_go_rules.search_with_update_reload', 'service_asset_findings.mass_update', 'console.incidents.set_status', 'console.incidents.bulk.start', 'public.incidents.update_status', 'console.import']) {
+    for (const id of ['engine_go_rules.search', 'engine_go_rules.search_with_update_reload', 'logmule_go_rules.search', 'service_asset_findings.mass_update', 'console.incidents.set_status', 'console.incidents.bulk.start', 'public.incidents.update_status', 'console.import']) {
       expect(ids.has(id), id).toBe(true);
       expect(writes(id), id).toBe(true);
     }

@@ -8,8 +8,6 @@ import { Runner } from '../../store/query/runner';
 import { serve } from '../contract';
 import type { ApiDeps } from '../deps';
 
-export { NAMED_OVERRIDES } from '../../../src-shared/contract/index';
-
 /** The handler of `op` from its kind's module; a declared operation without one is a start-up error. */
 export function handlerOf(op: OperationDef): NamedOperation {
   const h = namedHandler(op.operationId);

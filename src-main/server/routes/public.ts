@@ -8,7 +8,7 @@ import { parseStandardQuery, StandardQueryError } from '../../../src-shared/publ
 import { compileStandardQuery } from '../../store/query/standard';
 import { serve } from '../contract';
 import type { ApiDeps } from '../deps';
-import { laneOf, sendJson } from '../reads';
+import { sendRead } from '../reads';
 import { serveNamed } from './named';
 
 export const PUBLIC_URL = '/data/public/api/v1';
@@ -34,7 +34,7 @@ export function registerPublic(app: FastifyInstance, deps: ApiDeps): void {
       const instance = req.headers['x-radar-instance'];
       const suffix = typeof instance === 'string' && /^[0-9a-f-]{36}$/.test(instance) ? `?instance=${instance}` : '';
       const link = { prefix: `${frontLinkBase(req)}/#/${entity.link}/`, suffix };
-      return sendJson(reply, await deps.reads().read({ kind: 'page', plan, shape: 'objects', link }, laneOf(req)));
+      return sendRead(req, reply, deps.reads(), { kind: 'page', plan, shape: 'objects', link });
     });
   });
 

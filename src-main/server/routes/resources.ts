@@ -9,7 +9,7 @@ import { isUuid } from '../../../src-shared/schemas/common';
 import { compileSearchPlan } from '../../store/query/plan';
 import { serve } from '../contract';
 import type { ApiDeps } from '../deps';
-import { laneOf, sendJson } from '../reads';
+import { sendRead } from '../reads';
 import { Runner } from '../../store/query/runner';
 
 export { relationsQuerySchema } from '../../../src-shared/contract/common';
@@ -42,7 +42,7 @@ export function registerResource(app: FastifyInstance, base: string, r: Resource
   if (has('update')) {
     for (const op of [ops.update, ops.update_post]) serve(app, op, async (req) => store().update(r, req.body, { userId: req.userId }));
   }
-  if (has('search')) serve(app, ops.search, async (req, reply) => sendJson(reply, await deps.reads().read({ kind: 'page', plan: compileSearchPlan(r, req.body), shape: 'items' }, laneOf(req))));
+  if (has('search')) serve(app, ops.search, async (req, reply) => sendRead(req, reply, deps.reads(), { kind: 'page', plan: compileSearchPlan(r, req.body), shape: 'items' }));
   if (has('meta')) serve(app, ops.meta, async () => store().meta(r));
   if (has('group')) {
     // A registry resource's grouping runs on a reader like its search (a grouping may read every
@@ -50,7 +50,7 @@ export function registerResource(app: FastifyInstance, base: string, r: Resource
     const registered = RESOURCES.includes(r);
     serve(app, ops.group, async (req, reply) =>
       registered
-        ? sendJson(reply, await deps.reads().read({ kind: 'group', resource: r.name, field: req.body.group_field, filters: req.body.filters ?? [] }, laneOf(req)))
+        ? sendRead(req, reply, deps.reads(), { kind: 'group', resource: r.name, field: req.body.group_field, filters: req.body.filters ?? [] })
         : new Runner(store()).group(r, req.body.group_field, req.body.filters),
     );
   }

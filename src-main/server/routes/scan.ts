@@ -7,7 +7,7 @@ import { scanOperations } from '../../../src-shared/contract/index';
 import { badRequest, ERR } from '../../../src-shared/errors';
 import { nowTs } from '../../../src-shared/time';
 import { probeAll, SERVICE_NAMES } from '../../scan/probe';
-import { interfaceByIp } from '../../store/kinds/network-interfaces';
+import { interfaceByIp } from '../../store/kinds/network-interface';
 import { serve } from '../contract';
 import type { ApiDeps } from '../deps';
 

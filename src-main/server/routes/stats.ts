@@ -11,7 +11,7 @@ import { compileStandardQuery } from '../../store/query/standard';
 import { createdRange } from '../../store/query/stats';
 import { serve } from '../contract';
 import type { ApiDeps } from '../deps';
-import { laneOf, sendJson } from '../reads';
+import { sendRead } from '../reads';
 
 export const STATS_URL = '/console/v1/stats/incidents';
 
@@ -32,6 +32,6 @@ export function registerStats(app: FastifyInstance, deps: ApiDeps): void {
       if (e instanceof StandardQueryError) throw badRequest(e.message);
       throw e;
     }
-    return sendJson(reply, await deps.reads().read({ kind: 'stats', plan, bucket: requested, range: createdRange(query) }, laneOf(req)));
+    return sendRead(req, reply, deps.reads(), { kind: 'stats', plan, bucket: requested, range: createdRange(query) });
   });
 }

@@ -4,11 +4,10 @@
 // incident per (asset, rule) with an occurrence of event type `software_compliance_source`.
 // Created once: when the asset and rule already have an incident (any status), its occurrence is
 // updated (end_occurrence, the software found) and nothing is created. All in one transaction.
-import { getResource } from '../../../src-shared/resources/index';
 import { nowTs } from '../../../src-shared/time';
 import type { WriteContext } from '../api';
 import type { Store } from '../store';
-import { incidentsKind, occurrencesKind } from '../kinds/index';
+import { findingsKind, incidentsKind, occurrencesKind } from '../kinds/index';
 import { type CheckRun, incidentsOf, pairKey, type PlannedRule, type Violation, violationsToRaise } from './check';
 import { assetAddress, latestOccurrence, softwareByRid } from './reads';
 
@@ -18,7 +17,7 @@ export const DEFAULT_RISKLEVEL = 5;
 /** Software named in an incident's analysis output, at most. */
 const NAMED_SOFTWARE = 20;
 
-const FINDINGS = getResource('findings');
+const FINDINGS = findingsKind.resource;
 const INCIDENTS = incidentsKind.resource;
 const OCCURRENCES = occurrencesKind.resource;
 

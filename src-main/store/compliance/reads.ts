@@ -3,7 +3,7 @@
 // software index's keys), pages of software rows, and the finding types and incidents a check
 // made. Reads only: writes go through the store's write path (incidents.ts).
 import type { Store } from '../store';
-import { incidentsKind, NETWORK_INTERFACES, occurrencesKind, rulesKind, serviceAssetsKind } from '../kinds/index';
+import { findingsKind, incidentsKind, NETWORK_INTERFACES, occurrencesKind, rulesKind, serviceAssetsKind } from '../kinds/index';
 import { q } from '../sql';
 
 const ASSETS = q(serviceAssetsKind.resource.table);
@@ -11,6 +11,7 @@ const INCIDENTS = q(incidentsKind.resource.table);
 const OCCURRENCES = q(occurrencesKind.resource.table);
 const INTERFACES = q(NETWORK_INTERFACES.table);
 const RULES = q(rulesKind.resource.table);
+const FINDING_TYPES = q(findingsKind.resource.table);
 
 export interface RuleSetRow {
   rid: number;
@@ -182,7 +183,7 @@ export function softwareCount(store: Store): number {
 export function ruleFindingTypes(store: Store, ruleIds: readonly string[]): Map<string, { id: string; title: string; description: string | null; fallback_raw_risklevel: number | null }> {
   const rows = store.all<{ rule_id: string; id: string; title: string; description: string | null; fallback_raw_risklevel: number | null }>(
     `SELECT json_extract(identifier, '$.software_compliance_rule') AS rule_id, id, title, description, fallback_raw_risklevel
-       FROM findings
+       FROM ${FINDING_TYPES}
       WHERE software_compliance = 1 AND json_valid(identifier)
         AND json_extract(identifier, '$.software_compliance_rule') IN (SELECT value FROM json_each(?))
       ORDER BY _rid`,

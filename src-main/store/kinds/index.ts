@@ -4,24 +4,44 @@ import { getResource, RESOURCES, type ResourceDef } from '../../../src-shared/re
 import type { Rec } from '../api';
 import type { Db } from '../db';
 import { q } from '../sql';
-import { agentsKind } from './agents';
-import { customFieldValuesKind } from './custom-field-values';
-import { engineGoRulesKind } from './engine-go-rules';
+import { agentsKind } from './agent';
+import { customFieldValuesKind } from './custom-field-value';
+import { customFieldsKind } from './custom-field';
+import { engineGoRulesKind } from './engine-go-rule';
+import { findingsKind } from './finding';
 import { incidentsKind } from './incidents/index';
-import { integrationActionsKind } from './integration-actions';
-import { occurrencesKind } from './occurrences';
-import { rulesKind } from './rules';
-import { serviceAssetsKind } from './service-assets';
-import { statusChanges } from './status-changes';
+import { integrationActionsKind } from './integration-action';
+import { messagesKind } from './message';
+import { occurrencesKind } from './occurrence';
+import { rulesKind } from './rule';
+import { serviceAssetsKind } from './service-asset';
+import { statusChanges } from './status-change';
+import type { OriginList } from '../../../src-shared/sync/lists';
 import type { KindModule, NamedOperation } from './types';
 
 export type { KindModule, NamedOperation, NamedRequest, StoreApi, RunnerApi } from './types';
-export { agentsKind, customFieldValuesKind, engineGoRulesKind, incidentsKind, integrationActionsKind, occurrencesKind, rulesKind, serviceAssetsKind, statusChanges };
-export { NETWORK_INTERFACES } from './network-interfaces';
+export {
+  agentsKind,
+  customFieldsKind,
+  customFieldValuesKind,
+  engineGoRulesKind,
+  findingsKind,
+  incidentsKind,
+  integrationActionsKind,
+  messagesKind,
+  occurrencesKind,
+  rulesKind,
+  serviceAssetsKind,
+  statusChanges,
+};
+export { NETWORK_INTERFACES } from './network-interface';
 
 export const KINDS: readonly KindModule[] = [
+  findingsKind,
+  customFieldsKind,
   incidentsKind,
   statusChanges,
+  messagesKind,
   occurrencesKind,
   serviceAssetsKind,
   customFieldValuesKind,
@@ -49,6 +69,18 @@ export const namedHandler = (operationId: string): NamedOperation | undefined =>
 
 /** Every operationId a kind handles. */
 export const handledOperations = (): string[] => [...handlers.keys()];
+
+// ---- the lists a snapshot copies from the origin and a pull keeps up to date
+
+const LISTS: readonly OriginList[] = KINDS.flatMap((k) => (k.sync?.list ? [{ ...k.sync.list, resource: k.resource.name }] : [])).sort(
+  (a, b) => a.order - b.order,
+);
+
+/** The kinds' origin lists in reference order (a list after the lists its records point at). */
+export const originLists = (): readonly OriginList[] => LISTS;
+
+/** The origin list of a kind, if it has one. */
+export const originListOf = (resource: string): OriginList | undefined => LISTS.find((l) => l.resource === resource);
 
 // ---- rows the platform makes itself (status-change rows)
 

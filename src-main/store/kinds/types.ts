@@ -4,6 +4,7 @@
 // runner) reads these through the registry (kinds/index.ts), never from tables keyed by name.
 import type { ResourceDef } from '../../../src-shared/resources/index';
 import type { SearchRequest } from '../../../src-shared/schemas/search';
+import type { OriginList } from '../../../src-shared/sync/lists';
 import type { WriteBody } from '../../../src-shared/schemas/resource';
 import type { Rec, WriteContext, WriteOptions } from '../api';
 import type { Db } from '../db';
@@ -72,7 +73,12 @@ export interface PlatformMadeFacts {
   dropLocal(db: Db, parentId: string): void;
 }
 
+/** The kind's list the snapshot copies from the origin and a pull keeps up to date (its `order`: reference order). */
+export type OriginListFacts = Omit<OriginList, 'resource'>;
+
 export interface KindSync {
+  /** The kind is copied from the origin by a snapshot and kept up to date by a pull. */
+  list?: OriginListFacts;
   /** Fields the platform's update operation requires in every body, sent as the origin has them. */
   updateRequires?: readonly string[];
   /** Create and update take an audit trace id. */
@@ -81,8 +87,6 @@ export interface KindSync {
   fieldOperations?: Readonly<Record<string, FieldOperation>>;
   /** Rows of this kind are made by the platform, never created through its API. */
   platformMade?: PlatformMadeFacts;
-  /** Kinds pulled nested in this one's records (the public incident's occurrences). */
-  nested?: readonly ResourceDef[];
 }
 
 export interface KindModule {

@@ -1,24 +1,57 @@
-// The group operation's counts from the kept counts (days.ts) when they hold the answer: a
-// grouping of incidents by status, owner (user_id) or responsible group (group_id) whose
-// filters are a slice of the kept counts (plan.ts, sliceOfFilters). Such a grouping is then a
-// sum of kept rows instead of a read of every matching incident.
+// The group operation's counts from the kept counts when they hold the answer: a grouping of
+// incidents by status, owner (user_id) or responsible group (group_id) whose filters are a slice
+// of the kept per-day counts (days.ts; plan.ts, sliceOfFilters), or by finding type or asset
+// whose filters are at most statuses and risk bands (the kept per-value counts,
+// kinds/incidents/kept.ts). Such a grouping is then a sum of kept rows instead of a read of
+// every matching incident.
 import type { ResourceDef } from '../../../src-shared/resources/index';
 import type { SearchFilter } from '../../../src-shared/schemas/search';
+import { KEPT_VALUE_COUNTS, type KeptValueColumn } from '../kinds/incidents/kept';
+import { placeholders } from '../sql';
 import type { Statements } from '../statements';
-import { groupsOf, type KeptGroupBy } from './days';
+import { groupsOf, type DaySlice, type KeptGroupBy } from './days';
 import { sliceOfFilters } from './plan';
 
 const KEPT_GROUPINGS: readonly string[] = ['status', 'user_id', 'group_id'] satisfies KeptGroupBy[];
+const VALUE_GROUPINGS: readonly string[] = Object.keys(KEPT_VALUE_COUNTS);
+
+export type Group = { value: string | null; count: number };
+
+/** Largest first, then by value (none first, then in binary order), as the counted grouping orders them. */
+const byCount = (a: Group, b: Group) =>
+  b.count - a.count || (a.value === null ? (b.value === null ? 0 : -1) : b.value === null ? 1 : Buffer.compare(Buffer.from(a.value), Buffer.from(b.value)));
 
 /** The groups (largest first, then by value) from the kept counts; undefined when they cannot answer. */
-export function keptGroups(store: Statements, r: ResourceDef, field: string, filters: readonly SearchFilter[]): { value: string | null; count: number }[] | undefined {
-  if (!KEPT_GROUPINGS.includes(field)) return undefined;
-  const by = field as KeptGroupBy;
+export function keptGroups(store: Statements, r: ResourceDef, field: string, filters: readonly SearchFilter[]): Group[] | undefined {
   const slice = sliceOfFilters(r, filters, '', '');
   if (!slice) return undefined;
+  if (VALUE_GROUPINGS.includes(field)) return valueGroups(store, field as KeptValueColumn, slice);
+  if (!KEPT_GROUPINGS.includes(field)) return undefined;
+  const by = field as KeptGroupBy;
   if (by !== 'status') {
     if (slice.key && slice.key.column !== by) return undefined;
     slice.key ??= { column: by, values: null };
   }
   return groupsOf(store, slice, by);
+}
+
+/** A grouping by finding type or asset from its kept counts, when the slice is at most statuses and risk bands. */
+function valueGroups(store: Statements, column: KeptValueColumn, slice: DaySlice): Group[] | undefined {
+  if (slice.lower || slice.upper || slice.key) return undefined;
+  if ((slice.statuses && slice.statuses.length === 0) || (slice.risks && slice.risks.length === 0)) return [];
+  const where = ['n > 0'];
+  const params: unknown[] = [];
+  if (slice.statuses) {
+    where.push(`status IN (${placeholders(slice.statuses.length)})`);
+    params.push(...slice.statuses);
+  }
+  if (slice.risks) {
+    where.push(`risk IN (${placeholders(slice.risks.length)})`);
+    params.push(...slice.risks);
+  }
+  const rows = store.all<{ k: string; n: number }>(`SELECT k, SUM(n) AS n FROM ${KEPT_VALUE_COUNTS[column].table} WHERE ${where.join(' AND ')} GROUP BY k`, params);
+  return rows
+    .filter((x) => x.n > 0)
+    .map((x) => ({ value: x.k === '' ? null : x.k.slice(1), count: x.n }))
+    .sort(byCount);
 }

@@ -3,7 +3,11 @@
 // never holds up other clients' requests, writes or the tiny routes. Waiting reads queue in
 // two lanes, the console's (requests a browser makes) and every other client's, served in
 // turn: a script hammering the API cannot starve the console. Identical reads in flight on the
-// same data share one run. Readers above the first are stopped after a while without work.
+// same data share one run. A waiting read whose every requester has gone (the request closed:
+// the console abandoned the view) is dropped before it runs. Readers above the first are
+// stopped after a while without work, but not while a console is in use: its first read starts
+// every reader, each with its connection open, so that the reads a view sends together (the page,
+// the read-ahead, the aggregates) never wait for a thread or a connection to start.
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../../workers/entry';
 import type { Store } from '../store';
@@ -19,15 +23,29 @@ export interface ReaderPoolOptions {
   cacheKiB?: number;
   /** A reader beyond the first stops after this long without work (ms). */
   idleMs?: number;
+  /** Readers stay while the console's lane had a read within this long (ms). */
+  consoleKeepMs?: number;
 }
 
 interface Job {
   db: string;
   task: ReadTask;
+  lane: Lane;
   /** Reads of the same matches go to the same reader when it is free (its kept totals and noted rows). */
   affinity: number;
+  /** Requesters still waiting for the answer (a requester without a signal never leaves). */
+  waiting: number;
+  answer: Promise<Buffer>;
   resolve: (body: Buffer) => void;
   reject: (e: Error) => void;
+}
+
+/** The error of a read whose requester left before it was answered. */
+export class ReadAbandoned extends Error {
+  readonly code = 'READ_ABANDONED';
+  constructor() {
+    super('the request closed before its read was answered');
+  }
 }
 
 interface Reader {
@@ -36,6 +54,9 @@ interface Reader {
   idle: NodeJS.Timeout | null;
 }
 
+/** How long readers stay started after the console's last read. */
+const CONSOLE_KEEP_MS = 10 * 60_000;
+
 /** Where the reader thread's code is: beside the bundle when built, the source under tsx. */
 const readerEntry = () => workerEntry(__filename, 'reader.ts', 'reader');
 
@@ -43,9 +64,12 @@ export class ReaderPool {
   private readonly readers: Reader[] = [];
   private readonly lanes: Record<Lane, Job[]> = { console: [], api: [] };
   private turn: Lane = 'console';
-  private readonly inflight = new Map<string, Promise<Buffer>>();
+  private readonly inflight = new Map<string, Job>();
   private seq = 0;
   private closed = false;
+  private droppedReads = 0;
+  /** When the console's lane last had a read (performance.now()); -Infinity: never. */
+  private consoleAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly o: ReaderPoolOptions) {}
 
@@ -58,30 +82,94 @@ export class ReaderPool {
     return this.readers.length;
   }
 
+  /** Reads dropped before they ran because every requester had gone. */
+  get dropped(): number {
+    return this.droppedReads;
+  }
+
+  /** Reads waiting for a reader. */
+  get queued(): number {
+    return this.lanes.console.length + this.lanes.api.length;
+  }
+
   /**
    * The answer of a read on the database file `db`. `version` is the data version the caller
-   * sees (null: unknown), so that only reads of the same data share a run.
+   * sees (null: unknown), so that only reads of the same data share a run. `signal`: the
+   * requester has gone when it aborts; the read then rejects with ReadAbandoned, and is dropped
+   * if it has not started and nobody else waits for it.
    */
-  read(db: string, task: ReadTask, version: string | null, lane: Lane): Promise<Buffer> {
+  read(db: string, task: ReadTask, version: string | null, lane: Lane, signal?: AbortSignal): Promise<Buffer> {
     if (this.closed) return Promise.reject(new Error('the server is closing'));
+    if (signal?.aborted) return Promise.reject(new ReadAbandoned());
+    if (lane === 'console') this.consoleSeen(db);
     const key = version === null ? null : JSON.stringify([db, version, task]);
-    const shared = key === null ? undefined : this.inflight.get(key);
-    if (shared) return shared;
-    const p = new Promise<Buffer>((resolve, reject) => {
-      this.lanes[lane].push({ db, task, affinity: affinityOf(db, task), resolve, reject });
+    let job = key === null ? undefined : this.inflight.get(key);
+    if (!job) {
+      let resolve!: (body: Buffer) => void;
+      let reject!: (e: Error) => void;
+      const answer = new Promise<Buffer>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      const created: Job = { db, task, lane, affinity: affinityOf(db, task), waiting: 0, answer, resolve, reject };
+      job = created;
+      if (key !== null) {
+        this.inflight.set(key, created);
+        const done = () => {
+          if (this.inflight.get(key) === created) this.inflight.delete(key);
+        };
+        answer.then(done, done);
+      }
+      this.lanes[lane].push(created);
       this.pump();
-    });
-    if (key !== null) {
-      this.inflight.set(key, p);
-      const done = () => this.inflight.delete(key);
-      p.then(done, done);
     }
-    return p;
+    job.waiting++;
+    if (!signal) return job.answer;
+    const waited = job;
+    return new Promise<Buffer>((resolve, reject) => {
+      const leave = () => {
+        reject(new ReadAbandoned());
+        this.leave(waited);
+      };
+      signal.addEventListener('abort', leave, { once: true });
+      waited.answer.then(
+        (body) => {
+          signal.removeEventListener('abort', leave);
+          resolve(body);
+        },
+        (e: Error) => {
+          signal.removeEventListener('abort', leave);
+          reject(e);
+        },
+      );
+    });
+  }
+
+  /** A requester of `job` has gone: the job is dropped if nobody waits for it and it has not started. */
+  private leave(job: Job): void {
+    job.waiting--;
+    if (job.waiting > 0) return;
+    const lane = this.lanes[job.lane];
+    const i = lane.indexOf(job);
+    if (i < 0) return;
+    lane.splice(i, 1);
+    this.droppedReads++;
+    job.reject(new ReadAbandoned());
   }
 
   /** Starts one reader now, so the first read does not wait for its start-up. */
   warm(): void {
     if (!this.closed && this.o.size > 0 && this.readers.length === 0) this.spawn();
+  }
+
+  /** A console is in use: every reader is started, its connection to `db` open. */
+  private consoleSeen(db: string): void {
+    this.consoleAt = performance.now();
+    while (this.readers.length < this.o.size) {
+      const r = this.spawn();
+      r.worker.postMessage({ open: db });
+      this.rest(r);
+    }
   }
 
   private next(): Job | undefined {
@@ -141,12 +229,18 @@ export class ReaderPool {
     r.worker.postMessage(req);
   }
 
-  /** A reader without work: the first stays, the others stop after idleMs. */
+  /** A reader without work: the first stays, the others stop after idleMs unless a console is in use. */
   private rest(r: Reader): void {
     if (this.readers[0] === r) return;
+    if (r.idle) clearTimeout(r.idle);
+    const idleMs = this.o.idleMs ?? 30_000;
     r.idle = setTimeout(() => {
-      if (!r.job) void r.worker.terminate();
-    }, this.o.idleMs ?? 30_000);
+      r.idle = null;
+      if (r.job) return;
+      const sinceConsole = performance.now() - this.consoleAt;
+      if (sinceConsole < (this.o.consoleKeepMs ?? CONSOLE_KEEP_MS)) this.rest(r);
+      else void r.worker.terminate();
+    }, idleMs);
     r.idle.unref();
   }
 
@@ -180,7 +274,8 @@ function affinityOf(db: string, task: ReadTask): number {
 
 /** How a server's routes read one database: through the pool, or on this thread. */
 export interface Reads {
-  read(task: ReadTask, lane: Lane): Promise<Buffer | string>;
+  /** `signal`: aborts when the request closes (a read still waiting is then dropped). */
+  read(task: ReadTask, lane: Lane, signal?: AbortSignal): Promise<Buffer | string>;
 }
 
 /** Reads of `store`'s database: in-memory databases and a pool of size 0 run here. */
@@ -188,5 +283,5 @@ export function readsFor(store: Store, pool: ReaderPool | null): Reads {
   const file = store.db.name;
   const here = !pool || pool.size === 0 || store.db.memory || !file || file === ':memory:';
   if (here) return { read: async (task) => executeRead(store, task) };
-  return { read: (task, lane) => pool.read(file, task, store.version(), lane) };
+  return { read: (task, lane, signal) => pool.read(file, task, store.version(), lane, signal) };
 }

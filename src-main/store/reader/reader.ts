@@ -44,7 +44,16 @@ function answer(req: ReaderRequest): ReaderAnswer {
   }
 }
 
-parentPort!.on('message', (req: ReaderRequest | { forget: string }) => {
+parentPort!.on('message', (req: ReaderRequest | { forget: string } | { open: string }) => {
+  if ('open' in req) {
+    // Opened ahead of the reads (a console is in use); a failure is the first read's to report.
+    try {
+      storeFor(req.open);
+    } catch {
+      // the read that needs the database answers why it cannot be opened
+    }
+    return;
+  }
   if ('forget' in req) {
     stores.get(req.forget)?.db.close();
     stores.delete(req.forget);

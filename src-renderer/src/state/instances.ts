@@ -42,6 +42,23 @@ interface InstancesState {
 
 const signature = (list: readonly InstanceView[]) => JSON.stringify(list);
 
+/**
+ * The instance shown first: the one the address of a list names (none named: the main one), so
+ * that a list opened by its address reads that instance from its first request; a bare address
+ * opens the instance last selected here. A name this console does not have is said and replaced
+ * by the main instance once the instance list arrives (links.ts).
+ */
+function initialSelection(): Selection {
+  const bare = /^\/?$/.test(window.location.hash.replace(/^#/, '').replace(/^key=[^&]*&?/, ''));
+  const r = currentRoute();
+  if (!bare && (r.view === 'incidents' || r.view === 'resources' || r.view === 'resource')) {
+    const named = r.instance ?? 'main';
+    localStorage.setItem(STORAGE_KEY, named);
+    return named;
+  }
+  return localStorage.getItem(STORAGE_KEY) ?? 'main';
+}
+
 export const useInstances = create<InstancesState>((set, get) => ({
   list: [],
   mainId: null,
@@ -50,7 +67,7 @@ export const useInstances = create<InstancesState>((set, get) => ({
   health: {},
   healthLoading: false,
   healthAt: null,
-  selected: localStorage.getItem(STORAGE_KEY) ?? 'main',
+  selected: initialSelection(),
   async load() {
     const api = useSession.getState().api;
     if (!api) return;

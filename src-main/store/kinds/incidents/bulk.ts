@@ -19,6 +19,7 @@
 // committed); an in-memory database has one connection only, and the change runs on it.
 import { ApiError, MASS } from '../../../../src-shared/errors';
 import { getResource } from '../../../../src-shared/resources/index';
+import { K } from '../../../../src-shared/resources/kinds';
 import type { IncidentStatus } from '../../../../src-shared/resources/fields';
 import type { BulkChange, BulkQuery } from '../../../../src-shared/schemas/incident-bulk';
 import { emptySearch } from '../../../../src-shared/schemas/search';
@@ -37,7 +38,7 @@ export type BulkField = 'status' | 'risklevel' | 'user_id' | 'group_id';
 const BUSY_TIMEOUT_MS = 5000;
 
 /** Tables a change adds rows to (a status change's row and its reason). */
-const ADDED_TO = ['service_asset_finding_status_changes', 'messages'] as const;
+const ADDED_TO = [K.statusChange, K.message] as const;
 
 /** The search index's triggers, dropped for the transaction and put back at its end (see above). */
 class IndexPause {

@@ -6,12 +6,13 @@ import crypto from 'node:crypto';
 import { fromDbFields } from '../../../../src-shared/public/db-fields';
 import { FINAL_STATUSES, OPEN_STATUSES, type IncidentStatus } from '../../../../src-shared/resources/fields';
 import { serviceAssetFindings } from '../../../../src-shared/resources/service_asset_findings';
+import { K } from '../../../../src-shared/resources/kinds';
 import { PUBLIC_API } from '../../../../src-shared/sync/lists';
 import { nowTs } from '../../../../src-shared/time';
 import type { Rec, WriteContext } from '../../api';
 import { q } from '../../sql';
 import type { Statements } from '../../statements';
-import { statusChanges } from '../status-changes';
+import { statusChanges } from '../status-change';
 import type { KindModule } from '../types';
 
 const R = serviceAssetFindings;
@@ -93,6 +94,7 @@ export const incidentsKind: KindModule = {
     },
   },
   sync: {
+    list: { key: 'incidents', order: 3, publicPath: 'incidents', load: [K.occurrence] },
     fieldOperations: {
       status: { method: 'PUT', path: `${PUBLIC_API}/incidents/update/status`, body: (id, status) => ({ id, status }) },
       risklevel: { method: 'PUT', path: `${PUBLIC_API}/incidents/update/critical`, body: (id, risklevel) => ({ id, risklevel }) },

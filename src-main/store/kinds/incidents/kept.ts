@@ -12,6 +12,11 @@
 // and a time range, and the groupings by owner or group, are read from kept rows too. The key
 // column holds '=' followed by the value, or '' for none (NULL), so that no value is taken for
 // none and none for a value.
+//
+// incident_finding_counts and incident_asset_counts: incidents per finding type and per asset
+// by status and risk band (no day: a few thousand and a few hundred thousand rows for a million
+// incidents), so that the groupings by finding type or asset, alone or with statuses and risk
+// bands, are sums of kept rows.
 import { riskBandSql } from '../../../../src-shared/resources/fields';
 import { serviceAssetFindings } from '../../../../src-shared/resources/service_asset_findings';
 
@@ -20,14 +25,16 @@ export const COUNTED = serviceAssetFindings;
 
 export const DAY_COUNTS = 'incident_day_counts';
 
-/** A kept table of incident counts per day, status and risk band, and per an extra column's value. */
+/** A kept table of incident counts per status and risk band (and day, unless `byDay` is false), and per an extra column's value. */
 export interface KeptDimension {
   /** The kept table. */
   table: string;
   /** The incidents' column counted by. */
-  column: 'user_id' | 'group_id';
+  column: 'user_id' | 'group_id' | 'finding_id' | 'service_asset_id';
   /** Its name in trigger names. */
   name: string;
+  /** Whether the counts are per creation day too. */
+  byDay?: boolean;
 }
 
 export const KEPT_DIMENSIONS = {
@@ -36,6 +43,14 @@ export const KEPT_DIMENSIONS = {
 } as const satisfies Record<string, KeptDimension>;
 
 export type KeptColumn = keyof typeof KEPT_DIMENSIONS;
+
+/** Counts per value of a column by status and risk band only (no day). */
+export const KEPT_VALUE_COUNTS = {
+  finding_id: { table: 'incident_finding_counts', column: 'finding_id', name: 'finding', byDay: false },
+  service_asset_id: { table: 'incident_asset_counts', column: 'service_asset_id', name: 'asset', byDay: false },
+} as const satisfies Record<string, KeptDimension>;
+
+export type KeptValueColumn = keyof typeof KEPT_VALUE_COUNTS;
 
 /** The kept key of a column's value: '=' and the value, '' for none. */
 export const keptKey = (value: string | null): string => (value === null ? '' : `=${value}`);
@@ -48,8 +63,14 @@ const T = COUNTED.table;
 /** A dimension's kept table, its triggers on the incidents and its filling from existing rows. */
 function dimensionDdl(dim: KeptDimension): string[] {
   const { table, name } = dim;
-  const keyCols = ['k', 'day', 'status', 'risk'];
-  const vals = (row: 'new' | 'old' | 't') => [keySql(`${row}.${dim.column}`), `substr(${row}.created_at, 1, 10)`, `${row}.status`, riskBandSql(`${row}.risklevel`)];
+  const byDay = dim.byDay !== false;
+  const keyCols = byDay ? ['k', 'day', 'status', 'risk'] : ['k', 'status', 'risk'];
+  const vals = (row: 'new' | 'old' | 't') => [
+    keySql(`${row}.${dim.column}`),
+    ...(byDay ? [`substr(${row}.created_at, 1, 10)`] : []),
+    `${row}.status`,
+    riskBandSql(`${row}.risklevel`),
+  ];
   const match = (row: 'new' | 'old') =>
     keyCols
       .map((c, i) => `${c} = ${vals(row)[i]}`)
@@ -57,14 +78,14 @@ function dimensionDdl(dim: KeptDimension): string[] {
   const add = `INSERT INTO ${table} (${keyCols.join(', ')}, n) VALUES (${vals('new').join(', ')}, 1) ON CONFLICT (${keyCols.join(', ')}) DO UPDATE SET n = n + 1;`;
   const remove = `UPDATE ${table} SET n = n - 1 WHERE ${match('old')}; DELETE FROM ${table} WHERE ${match('old')} AND n <= 0;`;
   const changed = [
-    'substr(old.created_at, 1, 10) IS NOT substr(new.created_at, 1, 10)',
+    ...(byDay ? ['substr(old.created_at, 1, 10) IS NOT substr(new.created_at, 1, 10)'] : []),
     'old.status IS NOT new.status',
     `${riskBandSql('old.risklevel')} IS NOT ${riskBandSql('new.risklevel')}`,
     `old.${dim.column} IS NOT new.${dim.column}`,
   ];
-  const cols = ['created_at', 'status', 'risklevel', dim.column];
+  const cols = [...(byDay ? ['created_at'] : []), 'status', 'risklevel', dim.column];
   return [
-    `CREATE TABLE ${table} (k TEXT NOT NULL, day TEXT NOT NULL, status TEXT NOT NULL, risk TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (${keyCols.join(', ')})) WITHOUT ROWID`,
+    `CREATE TABLE ${table} (${keyCols.map((c) => `${c} TEXT NOT NULL`).join(', ')}, n INTEGER NOT NULL, PRIMARY KEY (${keyCols.join(', ')})) WITHOUT ROWID`,
     `CREATE TRIGGER ${T}_${name}_ai AFTER INSERT ON ${T} BEGIN ${add} END`,
     `CREATE TRIGGER ${T}_${name}_ad AFTER DELETE ON ${T} BEGIN ${remove} END`,
     `CREATE TRIGGER ${T}_${name}_au AFTER UPDATE OF ${cols.join(', ')} ON ${T}
@@ -102,7 +123,16 @@ export function dayCountsDdl(): string[] {
  * whatever of them a database already has is replaced (the counts are recounted).
  */
 export function dimensionCountsDdl(): string[] {
-  return Object.values(KEPT_DIMENSIONS).flatMap((d) => [
+  return replaceKept(Object.values(KEPT_DIMENSIONS));
+}
+
+/** The per-finding-type and per-asset tables, their triggers and their filling (replaced if present). */
+export function valueCountsDdl(): string[] {
+  return replaceKept(Object.values(KEPT_VALUE_COUNTS));
+}
+
+function replaceKept(dims: readonly KeptDimension[]): string[] {
+  return dims.flatMap((d) => [
     ...['ai', 'ad', 'au'].map((w) => `DROP TRIGGER IF EXISTS ${T}_${d.name}_${w}`),
     `DROP TABLE IF EXISTS ${d.table}`,
     ...dimensionDdl(d),

@@ -5,6 +5,7 @@
 import { ApiError, MASS } from '../../../../src-shared/errors';
 import type { IncidentStatus } from '../../../../src-shared/resources/fields';
 import { getResource } from '../../../../src-shared/resources/index';
+import { K } from '../../../../src-shared/resources/kinds';
 import { isBusy } from '../../db';
 import type { WriteContext } from '../../api';
 import type { Store } from '../../store';
@@ -36,7 +37,7 @@ export interface StatusChangeOptions {
   senderId?: string | null;
 }
 
-const STATUS_CHANGES = 'service_asset_finding_status_changes';
+const STATUS_CHANGES = K.statusChange;
 
 /**
  * Sets `status` on each incident and keeps `note` as a message linked to the status-change row
@@ -44,8 +45,8 @@ const STATUS_CHANGES = 'service_asset_finding_status_changes';
  * a status already set makes no row, and the note is still kept, unlinked.
  */
 export function changeStatus(store: Store, ids: readonly string[], status: IncidentStatus, o: StatusChangeOptions, ctx: WriteContext): StatusChangeAnswer {
-  const incidents = getResource('service_asset_findings');
-  const messages = getResource('messages');
+  const incidents = getResource(K.incident);
+  const notes = getResource(K.message);
   let changed = 0;
   const results = store.tx(() =>
     ids.map((rawId): StatusChangeResult => {
@@ -58,7 +59,7 @@ export function changeStatus(store: Store, ids: readonly string[], status: Incid
           let messageId: string | null = null;
           if (o.note) {
             const msg = store.create(
-              messages,
+              notes,
               {
                 subject: o.note.subject,
                 body: o.note.body,

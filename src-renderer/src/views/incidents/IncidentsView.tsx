@@ -59,6 +59,11 @@ export function IncidentsView() {
   const list = useInstances((s) => s.list);
   const mainId = useInstances((s) => s.mainId);
   const loaded = useInstances((s) => s.loaded);
+  // The list's instance is the one its address names: until the selection has followed the
+  // address (the instance list has arrived), nothing is read, so a list opened by its address
+  // never shows another instance's incidents first (nor lets them be selected).
+  const addressList = route.view === 'incidents' ? (route.instance ?? 'main') : null;
+  const following = addressList !== null && addressList !== view && !(view === 'main' && addressList === mainId);
   const q = useQuery();
   const setQuery = useTriage((s) => s.setQuery);
   const rowsSelection = useTriage((s) => s.selection[view]) ?? EMPTY_SELECTION;
@@ -82,13 +87,14 @@ export function IncidentsView() {
   // session (the instance list arriving, or the view coming back to an instance, asks nothing).
   const peopleAsked = useRef<{ api: unknown; ids: Set<string> }>({ api: null, ids: new Set() });
   useEffect(() => {
+    if (following) return;
     if (peopleAsked.current.api !== api) peopleAsked.current = { api, ids: new Set() };
     for (const tag of instancesOf(view, { list, mainId })) {
       if (peopleAsked.current.ids.has(tag.id)) continue;
       peopleAsked.current.ids.add(tag.id);
       void usePeople.getState().load(tag.id);
     }
-  }, [view, list, mainId, api]);
+  }, [following, view, list, mainId, api]);
 
   const columns = useMemo(() => incidentColumns(t, lang, view === 'all'), [t, lang, view]);
   useEffect(() => registerColumns('incidents', columns), [columns]);
@@ -96,9 +102,9 @@ export function IncidentsView() {
   const fields = useMemo(() => visible.flatMap((id) => COLUMN_FIELDS[id] ?? []).sort(), [visible.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
   // The source is derived from the query; `me` and the groups matter for "mine" and "my group".
   const source = useMemo(
-    () => incidentSource(view, q, fields),
+    () => (following ? null : incidentSource(view, q, fields)),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [api, view, q, fields, loaded, list, me, q.team === 'mine' ? peopleVersion : 0],
+    [following, api, view, q, fields, loaded, list, me, q.team === 'mine' ? peopleVersion : 0],
   );
   const grouped = q.groupBy !== null;
   useRefreshes(source, !grouped);

@@ -14,5 +14,8 @@ export const customFieldValuesKind: KindModule = {
       },
     },
   },
-  sync: { updateRequires: ['created_at', 'updated_at', 'custom_field_id', 'service_asset_finding_id'] },
+  sync: {
+    list: { key: customFieldValues.name, order: 6, relatedBy: 'service_asset_finding_id' },
+    updateRequires: ['created_at', 'updated_at', 'custom_field_id', 'service_asset_finding_id'],
+  },
 };

@@ -3,7 +3,8 @@
 // a change made offline (the incident module's effect); what names that row (a message giving the
 // reason, an occurrence) is pushed naming the platform's row for the same change instead, and a
 // pull replaces the rows made here by the origin's.
-import { serviceAssetFindings } from '../../../src-shared/resources/service_asset_findings';
+import { getResource } from '../../../src-shared/resources/index';
+import { K } from '../../../src-shared/resources/kinds';
 import { serviceAssetFindingStatusChanges } from '../../../src-shared/resources/service_asset_finding_status_changes';
 import type { Db } from '../db';
 import { q } from '../sql';
@@ -17,8 +18,9 @@ const dropped = new WeakMap<Db, { run(...params: unknown[]): unknown }>();
 export const statusChanges: KindModule = {
   resource: R,
   sync: {
+    list: { key: 'status_changes', order: 4, relatedBy: FK },
     platformMade: {
-      parent: serviceAssetFindings,
+      parent: getResource(K.incident),
       parentField: 'status',
       parentFk: FK,
       valueField: 'status',

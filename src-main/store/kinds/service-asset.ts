@@ -15,5 +15,5 @@ const update: NamedOperation = {
 export const serviceAssetsKind: KindModule = {
   resource: serviceAssets,
   operations: { 'service_assets.update': update, 'service_assets.update_post': update },
-  sync: { updateRequires: ['type', 'name', 'location'], traceId: true },
+  sync: { list: { key: serviceAssets.name, order: 1, publicPath: 'serviceAssets' }, updateRequires: ['type', 'name', 'location'], traceId: true },
 };

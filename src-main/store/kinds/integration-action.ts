@@ -1,7 +1,8 @@
 // Active actions of correlation rules: the user header first, then the body, with the spec's
 // texts in its order; the author is set by the server from Pgr-User-Id.
 import { badRequest, ERR } from '../../../src-shared/errors';
-import { engineGoRules } from '../../../src-shared/resources/engine_go_rules';
+import { getResource } from '../../../src-shared/resources/index';
+import { K } from '../../../src-shared/resources/kinds';
 import { engineGoRulesIntegrationActions } from '../../../src-shared/resources/engine_go_rules_integration_actions';
 import { integrationScripts } from '../../../src-shared/resources/integration_scripts';
 import { isUuid } from '../../../src-shared/schemas/common';
@@ -21,7 +22,7 @@ export const integrationActionsKind: KindModule = {
       },
       handle({ store, body, headers }) {
         const uid = headers['pgr-user-id'] as string;
-        if (!store.exists(engineGoRules, body.rule_id)) throw badRequest(ERR.ruleNotFound);
+        if (!store.exists(getResource(K.engineGoRule), body.rule_id)) throw badRequest(ERR.ruleNotFound);
         if (!store.exists(integrationScripts, body.integration_script_id)) throw badRequest(ERR.scriptNotFound);
         // user_id is read-only for clients: the server sets it from Pgr-User-Id, with the create.
         return store.create(R, body, { userId: uid, serverSet: { user_id: uid } });
