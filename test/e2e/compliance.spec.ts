@@ -54,6 +54,8 @@ for (const c of combos) {
       await editor.pressSequentially('teamviewer anydesk', { delay: 15 });
       await expect(page.locator('.cw-refused')).toContainText('syntax error in tsquery: "teamviewer anydesk"');
       await expect(page.locator('.cw-at')).toHaveText('a');
+      // Why, in the console's language (the position is on the line above).
+      await expect(page.locator('.cw-reason')).toHaveText(c.lang === 'ru' ? 'неожиданный символ «a»' : 'unexpected “a”');
       await expect(editor).toHaveAttribute('aria-invalid', 'true');
       await expect(page.getByRole('button', { name: c.lang === 'ru' ? 'Сохранить запрос' : 'Save the query' })).toBeDisabled();
       await snap(page, testInfo, `compliance-query-error-${c.theme}-${c.lang}`);
@@ -124,4 +126,11 @@ test('a draft compared with the saved query; incidents created after a confirmat
   expect(after.summary.incidents.would_create).toBe(0);
   // Each violated cell now links its incident.
   await expect(page.locator('.cw-cell.is-violated .cw-inc').first()).toBeVisible();
+  // Asked again: nothing to create, the occurrences to update named with their number.
+  const violated = (await api<{ summary: { violated: number } }>(served, 'POST', '/console/v1/compliance/check', { rule_set_ids: [setId], limit: 0 })).summary.violated;
+  await page.getByRole('button', { name: 'Create incidents…' }).click();
+  await expect(dialog).toContainText('Every violation has its incident already: none will be created.');
+  await expect(dialog.getByRole('button', { name: /^Create \d+/ })).toHaveCount(0);
+  await dialog.getByRole('button', { name: `Update ${violated} occurrences` }).click();
+  await expect(page.getByText(`Incidents: 0 created, ${violated} updated.`)).toBeVisible();
 });

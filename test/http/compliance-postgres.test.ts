@@ -5,7 +5,10 @@
 // vector (its stored tsvector, else to_tsvector('simple', name || ' ' || version)) and each
 // (rule set, rule, asset)'s matching software with `@@`. Every verdict, every list of deciding
 // software and every refused rule must be equal. Skipped, saying so, where PostgreSQL is absent
-// (required in CI).
+// (required in CI). Rule validation is compared too: generated queries, valid and invalid, sent to
+// POST /rules/create and PUT /rules/update are refused exactly when to_tsquery('simple', q) raises.
+import crypto from 'node:crypto';
+import fc from 'fast-check';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeComplianceData } from '../../bench/compliance-data';
@@ -114,5 +117,56 @@ describe.skipIf(!ref.client && !POSTGRES_REQUIRED)("the check's verdicts equal P
     expect(counts.generated).toBeLessThan(ours.size);
     expect(counts.withSoftware).toBeGreaterThan(ours.size / 10);
     console.log(`compliance verdicts: ${ours.size} (rule set, rule, asset) results equal PostgreSQL's (${counts.satisfied} satisfied, ${counts.violated} violated)`);
+  }, 300_000);
+});
+
+// Queries as a rule author types them, half of them broken: operands (quoted, Cyrillic, versions,
+// paths), every operator, stray and missing parentheses, bad weights and distances.
+const OPERANDS = ['teamviewer', 'AnyDesk', 'openssh-server', '1.2.3', "'microsoft office'", "'it''s'", "''", "' '", 'ядро', 'КриптоПро', 'c++', '-', 'x86_64', 'log4j-core-2.14.1.jar', '/usr/bin/ssh', "'http://x.org/a'", 'a\\ b', '\\!'];
+const OPERATORS = ['&', '|', '!', '<->', '<0>', '<3>', '<16384>', '<16385>', '<-', '<x>', '(', ')', ':*', ':AB', ':a*', ':', ':Z', '\\', '*'];
+const soup = fc
+  .array(fc.oneof(fc.constantFrom(...OPERANDS), fc.constantFrom(...OPERATORS), fc.constantFrom(' ', '', '  ')), { minLength: 1, maxLength: 10 })
+  .map((parts) => parts.join(''));
+const tree = fc.letrec<{ q: string }>((tie) => ({
+  q: fc.oneof(
+    { depthSize: 'small' },
+    fc.tuple(fc.constantFrom(...OPERANDS), fc.constantFrom('', '', ':*', ':A', ':BC*')).map(([w, m]) => w + m),
+    fc.tuple(tie('q'), fc.constantFrom('&', '|', '<->', '<2>'), tie('q'), fc.boolean()).map(([a, o, b, p]) => (p ? `(${a} ${o} ${b})` : `${a} ${o} ${b}`)),
+    tie('q').map((a) => `!${a}`),
+  ),
+})).q;
+const ruleQuery = fc.oneof(soup, tree);
+
+describe.skipIf(!ref.client && !POSTGRES_REQUIRED)('rule validation refuses exactly what PostgreSQL refuses', () => {
+  it('POST /rules/create and PUT /rules/update on generated queries, valid and invalid', async () => {
+    expect(ref.client, ref.why).not.toBeNull();
+    const queries = [...new Set(fc.sample(ruleQuery, { numRuns: 700, seed: 2024 }))];
+    await ref.client!.query(`create or replace function pg_temp.accepts(q text) returns boolean language plpgsql as $f$ begin perform to_tsquery('simple', q); return true; exception when others then return false; end $f$`);
+    const { rows } = await ref.client!.query(`select pg_temp.accepts(q) ok from unnest($1::text[]) with ordinality u(q, n) order by n`, [queries]);
+    const accepted = rows.map((r) => r.ok as boolean);
+    expect(accepted).toHaveLength(queries.length);
+    // One existing rule that every query is also tried on as an update.
+    const target = await srv.call('POST', '/cruddy/v2/rules/create', { trace_id: crypto.randomUUID(), name: 'validation target', query: 'teamviewer' });
+    expect(target.status, target.text).toBe(201);
+    const diffs: string[] = [];
+    for (let i = 0; i < queries.length; i++) {
+      const query = queries[i]!;
+      const created = await srv.call('POST', '/cruddy/v2/rules/create', { trace_id: crypto.randomUUID(), name: `validation ${i}`, query });
+      const updated = await srv.call('PUT', '/cruddy/v2/rules/update', { trace_id: crypto.randomUUID(), id: target.body.id, name: 'validation target', query });
+      for (const [what, res, ok] of [['create', created, 201], ['update', updated, 200]] as const) {
+        const expected = accepted[i] ? ok : 400;
+        if (res.status !== expected) diffs.push(`${what} ${JSON.stringify(query)}: ${res.status} ${res.text.slice(0, 200)}; PostgreSQL ${accepted[i] ? 'accepts' : 'refuses'} it`);
+        else if (!accepted[i]) expect(res.body).toMatchObject({ error: 'invalid query' });
+      }
+      if (created.status === 201) expect(created.body.query).toBe(query);
+    }
+    expect(diffs.slice(0, 20).join('\n'), `${diffs.length} of ${queries.length * 2} writes differ`).toBe('');
+    // Both kinds are common, so the comparison means something.
+    const refused = accepted.filter((a) => !a).length;
+    expect(refused).toBeGreaterThan(queries.length / 5);
+    expect(queries.length - refused).toBeGreaterThan(queries.length / 5);
+    const stored = srv.store.all<{ query: string }>("SELECT query FROM rules WHERE name LIKE 'validation %' AND name <> 'validation target'");
+    expect(stored).toHaveLength(queries.length - refused);
+    console.log(`rule validation: ${queries.length} queries (${queries.length - refused} accepted, ${refused} refused by PostgreSQL), create and update each: all equal`);
   }, 300_000);
 });

@@ -153,13 +153,21 @@ export function RuleSetView({ id }: { id: string }) {
               <button type="button" className="ghost" onClick={() => setConfirming(false)}>
                 {t('compliance.cancel')}
               </button>
-              <button type="button" className="primary" onClick={() => void createIncidents()}>
-                {t('compliance.createConfirm', { count: s.incidents.would_create, n: s.incidents.would_create })}
-              </button>
+              {(s.incidents.would_create > 0 || updates > 0) && (
+                <button type="button" className="primary" onClick={() => void createIncidents()}>
+                  {s.incidents.would_create > 0
+                    ? t('compliance.createConfirm', { count: s.incidents.would_create, n: s.incidents.would_create })
+                    : t('compliance.updateConfirm', { count: updates, n: updates })}
+                </button>
+              )}
             </>
           }
         >
-          <p className="dialog-text">{t('compliance.createText', { count: s.incidents.would_create, n: s.incidents.would_create })}</p>
+          <p className="dialog-text">
+            {s.incidents.would_create > 0
+              ? t('compliance.createText', { count: s.incidents.would_create, n: s.incidents.would_create })
+              : t(s.violated > 0 ? 'compliance.createNone' : 'compliance.createNoViolations')}
+          </p>
           {updates > 0 && <p className="dialog-text muted">{t('compliance.createUpdates', { count: updates, n: updates })}</p>}
         </Dialog>
       )}

@@ -1,7 +1,8 @@
 // The rule workbench (#/compliance, #/compliance/rules/<id>): the rule sets and rules of the
-// instance, and the editor of a rule's query. As the query is typed, the server says whether
-// PostgreSQL would accept it (its message and the position where reading stopped), its
-// normalised form, and the database's software it matches (the count and a page of records).
+// instance, and the editor of a rule's query. As the query is typed: whether PostgreSQL would
+// accept it (its message and the position where reading stopped) and its normalised form, read
+// in the console at each keystroke; the database's software it matches (the count and a page of
+// records), asked of the server once typing pauses.
 // A valid changed query can be saved to the rule.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiFailure, isAbort } from '../../api/client';
@@ -10,7 +11,9 @@ import { hrefOf } from '../../router';
 import { targetOf, useInstances } from '../../state/instances';
 import { useSession } from '../../state/session';
 import { useUi } from '../../state/ui';
-import { type MatchPage, matchPage, type RuleRec, type RuleSetRec, ruleSets, rules as loadRules, saveQuery, type TsQueryResult, tsquery } from './api';
+import { type MatchPage, matchPage, type RuleRec, type RuleSetRec, ruleSets, rules as loadRules, saveQuery, type TsQueryResult } from './api';
+import { toTsQuery, tsqueryToString } from '../../../../src-shared/textsearch';
+import { reasonText } from './reason';
 import './compliance.css';
 
 const PAGE = 50;
@@ -98,29 +101,31 @@ export function RuleWorkbench({ rule }: { rule?: string }) {
   );
 }
 
-/** The query's checks as typed: PostgreSQL's verdict on it and the matching software. */
+/**
+ * The query as typed: PostgreSQL's verdict on it, read here at each keystroke by the same
+ * to_tsquery('simple', ...) the server runs (src-shared/textsearch), and, once typing pauses,
+ * the database's matching software from the server.
+ */
 function useQueryChecks(query: string, offset: number) {
   const api = useSession((s) => s.api);
   const target = useTarget();
-  const [parsed, setParsed] = useState<TsQueryResult | null>(null);
+  const parsed = useMemo(() => readQuery(query), [query]);
   const [page, setPage] = useState<MatchPage | null>(null);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   useEffect(() => {
     if (!api) return;
+    setFailure(null);
+    if ('error' in parsed) {
+      setPage(null);
+      setBusy(false);
+      return;
+    }
     const ctl = new AbortController();
     setBusy(true);
     const timer = setTimeout(() => {
-      tsquery(api, target, query, ctl.signal)
-        .then(async (r) => {
-          setParsed(r);
-          setFailure(null);
-          if ('error' in r) {
-            setPage(null);
-            return;
-          }
-          setPage(await matchPage(api, target, query, PAGE, offset, ctl.signal));
-        })
+      matchPage(api, target, query, PAGE, offset, ctl.signal)
+        .then((p) => setPage(p))
         .catch((e: unknown) => {
           if (isAbort(e)) return;
           setFailure(e instanceof ApiFailure || e instanceof Error ? e.message : String(e));
@@ -133,8 +138,15 @@ function useQueryChecks(query: string, offset: number) {
       clearTimeout(timer);
       ctl.abort();
     };
-  }, [api, target, query, offset]);
+  }, [api, target, query, parsed, offset]);
   return { parsed, page, busy, failure };
+}
+
+/** to_tsquery('simple', query) as the API's tsquery operation answers it. */
+function readQuery(query: string): TsQueryResult {
+  const r = toTsQuery(query);
+  if (!r.ok) return { error: r.error.message, reason: r.error.reason, position: r.error.position };
+  return { tsquery: tsqueryToString(r.query), ...(r.notice ? { notice: r.notice } : {}) };
 }
 
 function RuleEditor({ rule, onSaved }: { rule: RuleRec | null; onSaved(): void }) {
@@ -199,18 +211,17 @@ function RuleEditor({ rule, onSaved }: { rule: RuleRec | null; onSaved(): void }
         onChange={(e) => setQuery(e.target.value)}
       />
       <div id="cw-verdict" className="cw-verdict" role="status" aria-live="polite">
-        {busy && !parsed && <span className="muted">{t('compliance.checking')}</span>}
         {failure && <span className="error">{failure}</span>}
         {refused && (
           <div className="cw-refused">
             <strong className="error">{t('compliance.refused')}</strong> <span className="muted">{t('compliance.atPosition', { n: refused.position })}</span>
             <div className="mono">{refused.error}</div>
-            <pre className="cw-echo mono" aria-label={refused.reason}>
+            <pre className="cw-echo mono" aria-label={reasonText(refused.reason, t)}>
               {query.slice(0, refused.position)}
               <mark className="cw-at">{query.slice(refused.position, refused.position + 1) || ' '}</mark>
               {query.slice(refused.position + 1)}
             </pre>
-            <div className="muted small">{refused.reason}</div>
+            <div className="muted small cw-reason">{reasonText(refused.reason, t)}</div>
           </div>
         )}
         {accepted && (
@@ -222,6 +233,7 @@ function RuleEditor({ rule, onSaved }: { rule: RuleRec | null; onSaved(): void }
                 · {t('compliance.normalised')}: <code className="mono">{accepted.tsquery}</code>
               </span>
             )}
+            {busy && <span className="muted small"> · {t('compliance.checking')}</span>}
           </div>
         )}
       </div>
