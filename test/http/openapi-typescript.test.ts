@@ -64,11 +64,13 @@ async function installTool(): Promise<{ dir: string; ms: number } | { unreachabl
   fs.mkdirSync(part, { recursive: true });
   fs.copyFileSync(path.join(TOOL, 'package.json'), path.join(part, 'package.json'));
   fs.copyFileSync(path.join(TOOL, 'package-lock.json'), path.join(part, 'package-lock.json'));
-  const ci = await run(NPM, ['ci', '--prefix', part, '--no-audit', '--no-fund'], { cwd: part });
+  // A registry that does not answer gives up within minutes, not npm's default of 5 per request.
+  const ci = await run(NPM, ['ci', '--prefix', part, '--no-audit', '--no-fund', '--fetch-timeout=60000', '--fetch-retries=1'], { cwd: part, timeoutMs: BUDGET_MS / 2 });
   if (ci.code !== 0) {
     fs.rmSync(part, { recursive: true, force: true });
     const ping = await run(NPM, ['ping'], { cwd: TOOL, timeoutMs: 60_000 });
-    if (ping.code !== 0) return { unreachable: `npm's registry cannot be reached (npm ping: ${ping.out.trim().split('\n').slice(-3).join(' ')}); npm ci said: ${ci.out.trim().split('\n').slice(-3).join(' ')}` };
+    const said = (out: string) => out.split('\n').filter((l) => /error/i.test(l)).slice(0, 3).join(' / ');
+    if (ping.code !== 0) return { unreachable: `npm's registry cannot be reached (npm ping: ${said(ping.out) || `exit ${ping.code}`}; npm ci: ${said(ci.out)})` };
     throw new Error(`npm ci of ${path.relative(ROOT, TOOL)} failed (exit ${ci.code}) with the registry reachable:\n${ci.out.slice(-3000)}`);
   }
   try {
