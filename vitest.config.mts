@@ -30,6 +30,7 @@ const PROCESS_FILES = [
   'load',
   'openapi-lint',
   'openapi-tools',
+  'openapi-typescript',
   'readme-sync-script',
   'remote-clock',
   'sync-cli',
