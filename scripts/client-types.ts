@@ -49,6 +49,13 @@ function tsOf(s: unknown, indent = ''): string {
   if ('const' in o) return literal(o.const);
   if (Array.isArray(o.enum)) return union(o.enum.map(literal));
   const alternatives = (o.anyOf ?? o.oneOf) as unknown[] | undefined;
+  if (alternatives && o.properties) {
+    // An object whose alternatives say which of its keys are required (one of two spellings).
+    const { anyOf: _any, oneOf: _one, ...base } = o;
+    const props = o.properties as Record<string, Json>;
+    const needs = alternatives.map((a) => `{ ${(((a as Json).required ?? []) as string[]).map((k) => `${key(k)}: ${tsOf(props[k], indent)}`).join('; ')} }`);
+    return `${tsOf(base, indent)} & (${needs.join(' | ')})`;
+  }
   if (alternatives) return union(alternatives.map((a) => tsOf(a, indent)));
   if (Array.isArray(o.allOf)) return (o.allOf as unknown[]).map((a) => tsOf(a, indent)).join(' & ');
   const types = typeof o.type === 'string' ? [o.type] : Array.isArray(o.type) ? (o.type as string[]) : ANY;

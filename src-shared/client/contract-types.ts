@@ -5558,7 +5558,7 @@ export type ExportSearch = {
     children_all?: boolean;
     /** get the chain of parents of the matched objects */
     parents_all: boolean;
-  };
+  } & ({ chidlrens_all: boolean } | { children_all: boolean });
   relations?: string[];
   _relations?: string[];
   /** absent: every match */
@@ -7546,7 +7546,7 @@ export type SearchRequest = {
     children_all?: boolean;
     /** get the chain of parents of the matched objects */
     parents_all: boolean;
-  };
+  } & ({ chidlrens_all: boolean } | { children_all: boolean });
   /** links to load (see _meta) */
   relations: string[];
   limit: number;

@@ -83,7 +83,8 @@ export interface SearchRequestOf<R extends ResourceName> {
   filters: readonly FilterOf<R>[];
   ordering: readonly { field: OrderKeyOf<R>; direction: 'asc' | 'desc' }[];
   virtual_search: { value: string; strict: boolean };
-  extension_params: { chidlrens_all?: boolean; children_all?: boolean; parents_all: boolean };
+  /** one of the two spellings of chidlrens_all is required */
+  extension_params: { chidlrens_all?: boolean; children_all?: boolean; parents_all: boolean } & ({ chidlrens_all: boolean } | { children_all: boolean });
   /** links to load */
   relations: readonly RelationOf<R>[];
   limit: number;

@@ -14,3 +14,16 @@ export function documentAs<T extends z.ZodType>(schema: T, json: JsonSchema): T 
 }
 
 export const documentedAs = (schema: object): JsonSchema | undefined => shown.get(schema);
+
+const added = new WeakMap<object, JsonSchema>();
+
+/**
+ * Adds `json`'s keywords to what the document shows for `schema`: a rule the server checks in a
+ * refinement (one of two keys required), which the generated JSON Schema would otherwise leave out.
+ */
+export function documentAlso<T extends z.ZodType>(schema: T, json: JsonSchema): T {
+  added.set(schema, json);
+  return schema;
+}
+
+export const documentedAlso = (schema: object): JsonSchema | undefined => added.get(schema);

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { RESOURCES } from '../resources/index';
 import { errorBodySchema } from '../schemas/common';
-import { documentedAs, type JsonSchema } from './document-as';
+import { documentedAlso, documentedAs, type JsonSchema } from './document-as';
 import { operations } from './index';
 import { isMediaAnswer, type OperationDef, type OperationExample } from './operation';
 
@@ -54,6 +54,8 @@ class SchemaWriter {
       reused: 'inline',
       uri: (id) => `${URI}${id}`,
       override: (ctx) => {
+        const also = documentedAlso(ctx.zodSchema);
+        if (also) Object.assign(ctx.jsonSchema, also);
         const shown = documentedAs(ctx.zodSchema);
         if (!shown) return;
         for (const k of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as JsonSchema)[k];

@@ -6,6 +6,7 @@ import { ERR } from '../errors';
 import type { ResourceDef } from '../resources/types';
 import { createSchemaOf, partialRecordSchemaOf, recordSchemaOf, updateSchemaOf, type WriteBody } from '../schemas/resource';
 import {
+  extensionParamsSchema,
   deleteAllSchema,
   groupAnswerSchema,
   groupRequestSchema,
@@ -16,8 +17,13 @@ import {
   metaSchema,
   searchRequestSchema,
 } from '../schemas/search';
+import { documentAlso } from './document-as';
 import { errorAnswers, idParams, relationsQuerySchema } from './common';
 import { API_BASES, defineOperation, lazily, once } from './operation';
+
+// The server requires one of the two spellings of chidlrens_all (a refinement, which the generated
+// JSON Schema would leave out): the document says so.
+documentAlso(extensionParamsSchema, { anyOf: [{ type: 'object', required: ['chidlrens_all'] }, { type: 'object', required: ['children_all'] }] });
 
 export const GENERIC_OPS = ['create', 'update', 'search', 'get', 'delete', 'group', 'mass_create', 'mass_delete', 'mass_update', 'delete_all', 'meta'] as const;
 export type GenericOp = (typeof GENERIC_OPS)[number];

@@ -108,6 +108,21 @@ describe('GET /openapi.json', () => {
     expect(problems).toEqual([]);
   });
 
+  it('says what the server requires of a search\'s extension_params: one of the two spellings of chidlrens_all', async () => {
+    const deref = (x: any): any => (x?.$ref ? deref(x.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], doc)) : x);
+    const body = deref(doc.paths[`${B}/service_asset_findings/search`].post.requestBody.content['application/json'].schema);
+    const ext = deref(body.properties.extension_params);
+    expect(ext.required).toEqual(['parents_all']);
+    expect(ext.anyOf.map((a: any) => a.required)).toEqual([['chidlrens_all'], ['children_all']]);
+    const search = (extension_params: Record<string, boolean>) =>
+      srv.call('POST', `${B}/service_asset_findings/search`, { include_fields: ['id'], exclude_fields: [], filters: [], ordering: [], virtual_search: { value: '', strict: false }, extension_params, relations: [], limit: 1, offset: 0 });
+    const neither = await search({ parents_all: false });
+    expect(neither.status).toBe(400);
+    expect(neither.body.error).toBe('extension_params.chidlrens_all is required');
+    expect((await search({ parents_all: false, chidlrens_all: false })).status).toBe(200);
+    expect((await search({ parents_all: false, children_all: false })).status).toBe(200);
+  });
+
   it('the create endpoints answer 201, and the {id} routes declare the path parameter', () => {
     for (const r of RESOURCES) {
       const create = doc.paths[`${B}/${r.name}/create`]?.post;
