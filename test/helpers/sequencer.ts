@@ -11,6 +11,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 export const LONG = [
   'test/http/openapi-tools.test.ts',
   'test/http/csv-transfer.test.ts',
+  'test/http/openapi-typescript.test.ts',
   'test/http/transfer.test.ts',
   'test/http/sync-faults.test.ts',
   'test/unit/textsearch-postgres.test.ts',
