@@ -12,7 +12,7 @@
 //   lexeme   := quoted ('...' with '' or \' for a quote) | bare (no space or ! & | ( ) < :)
 //
 // Precedence, as in PostgreSQL: ! binds tightest, then <->, then &, then |.
-import { type TsQuerySyntax, toTsQuery, tsqueryToString } from './textsearch';
+import { foldTree, queryKids, type TsQuerySyntax, toTsQuery, tsqueryToString } from './textsearch';
 
 /** The query as written: operands with their text (unescaped), prefix flag and weight letters. */
 export type TsNode =
@@ -43,17 +43,20 @@ export type TsParseResult =
 
 const weightLetters = (w: number) => (w & 8 ? 'A' : '') + (w & 4 ? 'B' : '') + (w & 2 ? 'C' : '') + (w & 1 ? 'D' : '');
 
-function toNode(s: TsQuerySyntax): TsNode {
-  switch (s.type) {
-    case 'operand':
-      return { type: 'lexeme', value: s.text, prefix: s.prefix, weights: weightLetters(s.weight) };
-    case 'not':
-      return { type: 'not', arg: toNode(s.arg) };
-    case 'phrase':
-      return { type: 'phrase', distance: s.distance, left: toNode(s.left), right: toNode(s.right) };
-    default:
-      return { type: s.type, left: toNode(s.left), right: toNode(s.right) };
-  }
+/** The syntax tree as TsNode, without recursion (a chain of 40,000 operators is 40,000 levels deep). */
+function toNode(root: TsQuerySyntax): TsNode {
+  return foldTree<TsQuerySyntax, TsNode>(root, queryKids, (s, kids) => {
+    switch (s.type) {
+      case 'operand':
+        return { type: 'lexeme', value: s.text, prefix: s.prefix, weights: weightLetters(s.weight) };
+      case 'not':
+        return { type: 'not', arg: kids[0]! };
+      case 'phrase':
+        return { type: 'phrase', distance: s.distance, left: kids[0]!, right: kids[1]! };
+      default:
+        return { type: s.type, left: kids[0]!, right: kids[1]! };
+    }
+  });
 }
 
 export function parseTsQuery(input: string): TsParseResult {

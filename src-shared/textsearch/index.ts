@@ -17,7 +17,9 @@ export {
 } from './match';
 export { type ParsedToken, parseTokens, TOKEN_TYPES, type TokenTypeName } from './parser';
 export {
+  foldTree,
   MAX_QUERY_DEPTH,
+  queryKids,
   parseTsQuerySyntax,
   type TsQuery,
   type TsQueryError,

@@ -4,7 +4,7 @@
 // vectors are matched as TsVector values or, in bulk, from a TsVectorStore, a columnar store of
 // many vectors over one interned lexicon.
 import { compareLexemes } from './chars';
-import type { TsQuery, TsQueryNode } from './tsquery';
+import { foldTree, queryKids, type TsQuery, type TsQueryNode } from './tsquery';
 import type { TsVector } from './tsvector';
 
 /** A query operand: a lexeme, whether it is a prefix (:*), and its weight bits (A=8 .. D=1, 0 = any). */
@@ -85,11 +85,16 @@ export class CompiledTsQuery {
   private readonly d: number[] = [];
   private readonly root: number;
   private readonly weighted: boolean[];
+  // The nodes on the way down from the root while evaluating, and which side each is on.
+  private readonly stack: number[] = [];
+  private readonly side: number[] = [];
 
   constructor(readonly query: TsQuery) {
     const operands: QueryOperand[] = [];
     const keyOf = new Map<string, number>();
-    const add = (node: TsQueryNode): number => {
+    // Children are numbered before their parent (the tree is folded without recursion), so a
+    // pass in node order meets every node after its children.
+    const add = (node: TsQueryNode, kids: number[]): number => {
       const n = this.type.length;
       this.type.push(0);
       this.a.push(0);
@@ -110,44 +115,51 @@ export class CompiledTsQuery {
         }
         case 'not':
           this.type[n] = T_NOT;
-          this.a[n] = add(node.arg);
+          this.a[n] = kids[0]!;
           break;
         default:
           this.type[n] = node.type === 'and' ? T_AND : node.type === 'or' ? T_OR : T_PHRASE;
           this.d[n] = node.type === 'phrase' ? node.distance : 0;
-          this.a[n] = add(node.left);
-          this.b[n] = add(node.right);
+          this.a[n] = kids[0]!;
+          this.b[n] = kids[1]!;
       }
       return n;
     };
-    this.root = query.root ? add(query.root) : -1;
+    this.root = query.root ? foldTree<TsQueryNode, number>(query.root, queryKids, add) : -1;
     this.operands = operands;
     this.weighted = operands.map((o) => o.weight !== 0);
     this.usesPositions = this.type.includes(T_PHRASE);
-    this.prefilter = this.root < 0 ? ALL : this.prefilterOf(this.root);
+    this.prefilter = this.root < 0 ? ALL : this.prefilterOf();
     this.matchesEmpty = this.root >= 0 && this.evaluate({ hits: operands.map(() => []), hasPos: [], posStart: [0], pos: [] });
   }
 
-  private prefilterOf(n: number): Prefilter {
-    switch (this.type[n]) {
-      case T_VAL:
-        return { kind: 'term', operand: this.a[n]! };
-      case T_NOT:
-        return ALL;
-      case T_OR: {
-        const l = this.prefilterOf(this.a[n]!);
-        const r = this.prefilterOf(this.b[n]!);
-        if (l.kind === 'all' || r.kind === 'all') return ALL;
-        return { kind: 'or', parts: [...(l.kind === 'or' ? l.parts : [l]), ...(r.kind === 'or' ? r.parts : [r])] };
+  /** The prefilter of every node, children first; an and/or of and/ors is flattened into one. */
+  private prefilterOf(): Prefilter {
+    const of: Prefilter[] = new Array(this.type.length);
+    for (let n = 0; n < this.type.length; n++) {
+      const t = this.type[n];
+      if (t === T_VAL) {
+        of[n] = { kind: 'term', operand: this.a[n]! };
+        continue;
       }
-      default: {
-        const l = this.prefilterOf(this.a[n]!);
-        const r = this.prefilterOf(this.b[n]!);
-        if (l.kind === 'all') return r;
-        if (r.kind === 'all') return l;
-        return { kind: 'and', parts: [...(l.kind === 'and' ? l.parts : [l]), ...(r.kind === 'and' ? r.parts : [r])] };
+      if (t === T_NOT) {
+        of[n] = ALL;
+        continue;
       }
+      const l = of[this.a[n]!]!;
+      const r = of[this.b[n]!]!;
+      const kind = t === T_OR ? 'or' : 'and';
+      if (l.kind === 'all' || r.kind === 'all') {
+        of[n] = kind === 'or' ? ALL : l.kind === 'all' ? r : l;
+        continue;
+      }
+      // Each node has one parent: its children's part lists are taken over, not copied.
+      const parts = l.kind === kind ? (l.parts as Prefilter[]) : [l];
+      if (r.kind === kind) for (const p of r.parts) parts.push(p);
+      else parts.push(r);
+      of[n] = { kind, parts };
     }
+    return of[this.root]!;
   }
 
   /** Whether the vector matches (`v @@ query`). The empty query matches nothing. */
@@ -174,19 +186,50 @@ export class CompiledTsQuery {
     return this.root >= 0 && this.bool(this.root, access);
   }
 
-  private bool(n: number, x: Access): boolean {
-    switch (this.type[n]) {
-      case T_VAL:
-        return this.valPresent(this.a[n]!, x);
-      case T_NOT:
-        return !this.bool(this.a[n]!, x);
-      case T_AND:
-        return this.bool(this.a[n]!, x) && this.bool(this.b[n]!, x);
-      case T_OR:
-        return this.bool(this.a[n]!, x) || this.bool(this.b[n]!, x);
-      default:
-        // A phrase that can only MAYBE match (lexemes without positions) does not match.
-        return this.phrase(n, x, null) === YES;
+  /**
+   * The query's truth outside phrases, without recursion: each operand from `x`, or, when `x`
+   * is null, from the bits of `mask` (operand k present when bit k is set). & and | decide on
+   * their left side when it suffices, as PostgreSQL's TS_execute does.
+   */
+  private bool(root: number, x: Access | null, mask = 0): boolean {
+    const type = this.type;
+    const stack = this.stack;
+    const side = this.side;
+    let sp = 0;
+    let n = root;
+    let result = false;
+    for (;;) {
+      // Down the left side to an operand or a phrase.
+      for (;;) {
+        const t = type[n];
+        if (t === T_VAL) {
+          result = x ? this.valPresent(this.a[n]!, x) : (mask & (1 << this.a[n]!)) !== 0;
+          break;
+        }
+        if (t === T_PHRASE) {
+          // A phrase that can only MAYBE match (lexemes without positions) does not match.
+          result = this.phrase(n, x!, null) === YES;
+          break;
+        }
+        stack[sp] = n;
+        side[sp++] = 0;
+        n = this.a[n]!;
+      }
+      // Up, until an & or | needs its right side.
+      let descend = false;
+      while (sp > 0) {
+        const p = stack[sp - 1]!;
+        const t = type[p];
+        if (t === T_NOT) result = !result;
+        else if (side[sp - 1] === 0 && (t === T_AND ? result : !result)) {
+          side[sp - 1] = 1;
+          n = this.b[p]!;
+          descend = true;
+          break;
+        }
+        sp--;
+      }
+      if (!descend) return result;
     }
   }
 
@@ -239,87 +282,47 @@ export class CompiledTsQuery {
     return YES;
   }
 
-  /** PostgreSQL's TS_phrase_execute; `data` is null only for the topmost phrase operator. */
-  private phrase(n: number, x: Access, data: PhraseData | null): Ternary {
-    const t = this.type[n];
-    if (t === T_VAL) return this.valPositions(this.a[n]!, x, data!);
-    if (t === T_NOT) {
-      const d = data!;
-      switch (this.phrase(this.a[n]!, x, d)) {
-        case NO:
-          d.negate = true;
-          return YES;
-        case YES:
-          if (d.end > d.start) {
-            d.negate = !d.negate;
-            return YES;
+  /**
+   * PostgreSQL's TS_phrase_execute from phrase node `root`, without recursion: a frame per
+   * operator on the way down, each with the positions of its left (L) and right (R) sides.
+   */
+  private phrase(root: number, x: Access, rootData: PhraseData | null): Ternary {
+    const frames: PhraseFrame[] = [];
+    let n = root;
+    let data = rootData;
+    let ret: Ternary = NO;
+    for (;;) {
+      for (;;) {
+        const t = this.type[n];
+        if (t === T_VAL) {
+          ret = this.valPositions(this.a[n]!, x, data!);
+          break;
+        }
+        const f: PhraseFrame = { n, data, L: t === T_NOT ? data! : newData(), R: t === T_NOT ? data! : newData(), right: false, lm: NO };
+        frames.push(f);
+        data = f.L;
+        n = this.a[n]!;
+      }
+      let descend = false;
+      while (frames.length) {
+        const f = frames[frames.length - 1]!;
+        const t = this.type[f.n];
+        if (t !== T_NOT && !f.right) {
+          f.lm = ret;
+          // & and <N> stop at a left side that does not match; | always reads both.
+          if (t === T_OR || ret !== NO) {
+            f.right = true;
+            n = this.b[f.n]!;
+            data = f.R;
+            descend = true;
+            break;
           }
-          if (d.negate) {
-            d.negate = false;
-            return NO;
-          }
-          return NO;
-        default:
-          return MAYBE;
+        }
+        frames.pop();
+        ret = t === T_NOT ? notPhrase(ret, f.data!) : t === T_OR ? orPhrase(f.lm, ret, f.L, f.R, f.data!) : andPhrase(t === T_PHRASE ? this.d[f.n]! : -1, f.lm, ret, f.L, f.R, f.data);
       }
+      if (!descend) return ret;
     }
-    const L = newData();
-    const R = newData();
-    if (t === T_OR) {
-      const d = data!;
-      const lm = this.phrase(this.a[n]!, x, L);
-      const rm = this.phrase(this.b[n]!, x, R);
-      if (lm === NO && rm === NO) return NO;
-      if (lm === MAYBE || rm === MAYBE) return MAYBE;
-      if (lm === NO) L.width = 0;
-      if (rm === NO) R.width = 0;
-      const maxw = Math.max(L.width, R.width);
-      const lo = maxw - L.width;
-      const ro = maxw - R.width;
-      d.width = maxw;
-      if (L.negate && R.negate) {
-        output(d, L, R, BOTH, lo, ro);
-        d.negate = true;
-        return YES;
-      }
-      if (L.negate) {
-        output(d, L, R, L_ONLY, lo, ro);
-        d.negate = true;
-        return YES;
-      }
-      if (R.negate) {
-        output(d, L, R, R_ONLY, lo, ro);
-        d.negate = true;
-        return YES;
-      }
-      return output(d, L, R, BOTH | L_ONLY | R_ONLY, lo, ro);
-    }
-    // & and <N>
-    const lm = this.phrase(this.a[n]!, x, L);
-    if (lm === NO) return NO;
-    const rm = this.phrase(this.b[n]!, x, R);
-    if (rm === NO) return NO;
-    if (lm === MAYBE || rm === MAYBE) return MAYBE;
-    let lo: number;
-    let ro: number;
-    if (t === T_PHRASE) {
-      lo = this.d[n]! + R.width;
-      ro = 0;
-      if (data) data.width = this.d[n]! + L.width + R.width;
-    } else {
-      const maxw = Math.max(L.width, R.width);
-      lo = maxw - L.width;
-      ro = maxw - R.width;
-      if (data) data.width = maxw;
-    }
-    if (L.negate && R.negate) {
-      output(data, L, R, BOTH | L_ONLY | R_ONLY, lo, ro);
-      if (data) data.negate = true;
-      return YES;
-    }
-    if (L.negate) return output(data, L, R, R_ONLY, lo, ro);
-    if (R.negate) return output(data, L, R, L_ONLY, lo, ro);
-    return output(data, L, R, BOTH, lo, ro);
   }
 
   /**
@@ -353,7 +356,8 @@ export class CompiledTsQuery {
       }
     };
     if (this.usesPositions || this.operands.length > 31) return () => false;
-    const f = build(this.root);
+    // Closures for a small tree; a long chain (of few distinct operands) is walked without recursion.
+    const f = this.type.length <= 512 ? build(this.root) : (m: number) => this.bool(this.root, null, m);
     // With few operands, a truth table answers in one lookup.
     if (this.operands.length <= 12) {
       const table = new Uint8Array(1 << this.operands.length);
@@ -367,6 +371,88 @@ export class CompiledTsQuery {
   bind(store: TsVectorStore): BoundTsQuery {
     return new BoundTsQuery(this, store);
   }
+}
+
+/** An operator being evaluated under a phrase: its data, its sides' data, and the left result. */
+interface PhraseFrame {
+  n: number;
+  data: PhraseData | null;
+  L: PhraseData;
+  R: PhraseData;
+  right: boolean;
+  lm: Ternary;
+}
+
+/** ! under a phrase, from its operand's result (computed into `d`). */
+function notPhrase(m: Ternary, d: PhraseData): Ternary {
+  switch (m) {
+    case NO:
+      d.negate = true;
+      return YES;
+    case YES:
+      if (d.end > d.start) {
+        d.negate = !d.negate;
+        return YES;
+      }
+      if (d.negate) d.negate = false;
+      return NO;
+    default:
+      return MAYBE;
+  }
+}
+
+/** | under a phrase, from both sides' results. */
+function orPhrase(lm: Ternary, rm: Ternary, L: PhraseData, R: PhraseData, d: PhraseData): Ternary {
+  if (lm === NO && rm === NO) return NO;
+  if (lm === MAYBE || rm === MAYBE) return MAYBE;
+  if (lm === NO) L.width = 0;
+  if (rm === NO) R.width = 0;
+  const maxw = Math.max(L.width, R.width);
+  const lo = maxw - L.width;
+  const ro = maxw - R.width;
+  d.width = maxw;
+  if (L.negate && R.negate) {
+    output(d, L, R, BOTH, lo, ro);
+    d.negate = true;
+    return YES;
+  }
+  if (L.negate) {
+    output(d, L, R, L_ONLY, lo, ro);
+    d.negate = true;
+    return YES;
+  }
+  if (R.negate) {
+    output(d, L, R, R_ONLY, lo, ro);
+    d.negate = true;
+    return YES;
+  }
+  return output(d, L, R, BOTH | L_ONLY | R_ONLY, lo, ro);
+}
+
+/** & (distance -1) or <distance> under a phrase, from both sides' results. */
+function andPhrase(distance: number, lm: Ternary, rm: Ternary, L: PhraseData, R: PhraseData, data: PhraseData | null): Ternary {
+  if (lm === NO || rm === NO) return NO;
+  if (lm === MAYBE || rm === MAYBE) return MAYBE;
+  let lo: number;
+  let ro: number;
+  if (distance >= 0) {
+    lo = distance + R.width;
+    ro = 0;
+    if (data) data.width = distance + L.width + R.width;
+  } else {
+    const maxw = Math.max(L.width, R.width);
+    lo = maxw - L.width;
+    ro = maxw - R.width;
+    if (data) data.width = maxw;
+  }
+  if (L.negate && R.negate) {
+    output(data, L, R, BOTH | L_ONLY | R_ONLY, lo, ro);
+    if (data) data.negate = true;
+    return YES;
+  }
+  if (L.negate) return output(data, L, R, R_ONLY, lo, ro);
+  if (R.negate) return output(data, L, R, L_ONLY, lo, ro);
+  return output(data, L, R, BOTH, lo, ro);
 }
 
 /** Merges two position lists (PostgreSQL's TS_phrase_output). */

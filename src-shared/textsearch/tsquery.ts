@@ -52,14 +52,51 @@ type Op = keyof typeof PRIORITY;
 const STACK_DEPTH = 32;
 
 /**
- * How deep a query may nest: parentheses, and operators in its tree. PostgreSQL refuses a query
- * its C stack cannot hold ("stack depth limit exceeded": beyond 7,697 nested parentheses or about
- * 16,000 chained operators with the default max_stack_depth); this module refuses the same
- * message beyond 1,000 levels, which no real rule approaches, so that its own recursion stays
- * within JavaScript's stack.
+ * How deeply parentheses may nest. PostgreSQL reads a parenthesis by recursion and refuses a query
+ * its C stack cannot hold ("stack depth limit exceeded", beyond 7,697 nested parentheses with the
+ * default max_stack_depth); this module refuses the same message beyond 1,000 nested parentheses,
+ * which no real rule approaches. Chains of operators (`a | b | c | ...`, `a & b & ...`,
+ * `a <-> b <-> ...`) are not limited: they are read, normalised, printed and matched without
+ * recursion, however long, as PostgreSQL accepts them.
  */
 export const MAX_QUERY_DEPTH = 1000;
-const tooDeep = (at: number) => new TextSearchError('stack depth limit exceeded', at, `the query nests more than ${MAX_QUERY_DEPTH} levels deep`);
+const tooDeep = (at: number) => new TextSearchError('stack depth limit exceeded', at, `parentheses nest more than ${MAX_QUERY_DEPTH} levels deep`);
+
+/**
+ * Folds a tree bottom-up without recursion: `build` gets a node and the results of its children
+ * (in order), so that trees as deep as a chain of 40,000 operators do not exhaust the stack.
+ */
+export function foldTree<S, T>(root: S, kids: (s: S) => readonly S[], build: (s: S, results: T[]) => T): T {
+  const todo: S[] = [root];
+  const expanded: boolean[] = [false];
+  const out: T[] = [];
+  while (todo.length) {
+    const i = todo.length - 1;
+    const s = todo[i]!;
+    const k = kids(s);
+    if (k.length && !expanded[i]) {
+      expanded[i] = true;
+      for (let j = k.length - 1; j >= 0; j--) {
+        todo.push(k[j]!);
+        expanded.push(false);
+      }
+      continue;
+    }
+    todo.pop();
+    expanded.pop();
+    out.push(build(s, k.length ? out.splice(out.length - k.length, k.length) : []));
+  }
+  return out[0]!;
+}
+
+const NO_KIDS: never[] = [];
+/** The children of a query node, left to right. */
+export function queryKids<N extends { type: string }>(node: N): readonly N[] {
+  const n = node as unknown as { type: string; arg?: N; left?: N; right?: N };
+  if (n.type === 'not') return [n.arg!];
+  if (n.left !== undefined) return [n.left, n.right!];
+  return NO_KIDS;
+}
 
 const WAIT_OPERAND = 1;
 const WAIT_OPERATOR = 2;
@@ -277,7 +314,6 @@ function buildQuery(text: string, normalise: boolean): TsQueryResult {
     if (!operands || !built) {
       return { ok: true, query: { root: null }, syntax: null, notice: `text-search query doesn't contain lexemes: "${text}"` };
     }
-    if (treeDepth(built.node) > MAX_QUERY_DEPTH) throw tooDeep(text.length);
     const root = hasStop ? cleanStopWords(built.node) : (built.node as TsQueryNode);
     if (!root) {
       return {
@@ -342,38 +378,26 @@ function combineBuilding(op: Op, distance: number, left: Building | null, right:
 
 const int16 = (n: number) => (n << 16) >> 16;
 
-/** The depth of a query tree, without recursion. */
-function treeDepth(root: Building): number {
-  let max = 0;
-  const stack: [Building, number][] = [[root, 1]];
-  while (stack.length) {
-    const [node, d] = stack.pop()!;
-    if (d > max) max = d;
-    if (node.type === 'not') stack.push([node.arg, d + 1]);
-    else if (node.type !== 'val' && node.type !== 'stop') stack.push([node.left, d + 1], [node.right, d + 1]);
-  }
-  return max;
-}
-
 /**
  * Removes stop words from a query (PostgreSQL's clean_stopword_intree): an operator loses the
  * side that was a stop word, and the phrase distances around a removed word grow by its width,
  * so that 'a <-> - <-> b' becomes 'a' <2> 'b'.
  */
 function cleanStopWords(root: Building): TsQueryNode | null {
-  const walk = (node: Building): { node: TsQueryNode | null; ladd: number; radd: number } => {
+  type Cleaned = { node: TsQueryNode | null; ladd: number; radd: number };
+  const build = (node: Building, kids: Cleaned[]): Cleaned => {
     switch (node.type) {
       case 'stop':
         return { node: null, ladd: 0, radd: 0 };
       case 'val':
         return { node, ladd: 0, radd: 0 };
       case 'not': {
-        const r = walk(node.arg);
+        const r = kids[0]!;
         return r.node ? { node: { type: 'not', arg: r.node }, ladd: r.ladd, radd: r.radd } : { node: null, ladd: r.ladd, radd: r.radd };
       }
       default: {
-        const l = walk(node.left);
-        const r = walk(node.right);
+        const l = kids[0]!;
+        const r = kids[1]!;
         const isPhrase = node.type === 'phrase';
         const d = node.type === 'phrase' ? node.distance : 0;
         if (!l.node && !r.node) {
@@ -389,7 +413,7 @@ function cleanStopWords(root: Building): TsQueryNode | null {
       }
     }
   };
-  return walk(root).node;
+  return foldTree<Building, Cleaned>(root, queryKids, build).node;
 }
 
 /** PostgreSQL's `to_tsquery('simple', text)`: the query, or the error PostgreSQL would raise. */
@@ -410,36 +434,60 @@ export function parseTsQuerySyntax(text: string): { ok: true; syntax: TsQuerySyn
 
 const quote = (lexeme: string) => `'${lexeme.replace(/['\\]/g, (c) => c + c)}'`;
 
-function infix(node: TsQueryNode, parentPriority: number, rightOfPhrase: boolean): string {
-  switch (node.type) {
-    case 'val': {
-      let out = quote(node.lexeme);
-      if (node.weight || node.prefix) {
-        out += ':';
-        if (node.prefix) out += '*';
-        if (node.weight & 8) out += 'A';
-        if (node.weight & 4) out += 'B';
-        if (node.weight & 2) out += 'C';
-        if (node.weight & 1) out += 'D';
+function operandText(node: Extract<TsQueryNode, { type: 'val' }>): string {
+  let out = quote(node.lexeme);
+  if (node.weight || node.prefix) {
+    out += ':';
+    if (node.prefix) out += '*';
+    if (node.weight & 8) out += 'A';
+    if (node.weight & 4) out += 'B';
+    if (node.weight & 2) out += 'C';
+    if (node.weight & 1) out += 'D';
+  }
+  return out;
+}
+
+/**
+ * PostgreSQL's infix(): the tree printed in its own shape, parenthesised where an operand binds
+ * more loosely than its parent, and the right side of a phrase operator when it is a phrase.
+ * Without recursion: a stack of pieces still to write (text, or a node with its context).
+ */
+function infix(root: TsQueryNode): string {
+  type Task = string | { node: TsQueryNode; parent: number; rightOfPhrase: boolean };
+  const todo: Task[] = [{ node: root, parent: -1, rightOfPhrase: false }];
+  const out: string[] = [];
+  while (todo.length) {
+    const task = todo.pop()!;
+    if (typeof task === 'string') {
+      out.push(task);
+      continue;
+    }
+    const { node, parent, rightOfPhrase } = task;
+    switch (node.type) {
+      case 'val':
+        out.push(operandText(node));
+        break;
+      case 'not': {
+        const paren = PRIORITY.not < parent;
+        if (paren) todo.push(' )');
+        todo.push({ node: node.arg, parent: PRIORITY.not, rightOfPhrase: false });
+        out.push(paren ? '( !' : '!');
+        break;
       }
-      return out;
-    }
-    case 'not': {
-      const inner = `!${infix(node.arg, PRIORITY.not, false)}`;
-      return PRIORITY.not < parentPriority ? `( ${inner} )` : inner;
-    }
-    default: {
-      const p = PRIORITY[node.type];
-      const right = infix(node.right, p, node.type === 'phrase');
-      const left = infix(node.left, p, false);
-      const sign = node.type === 'phrase' ? (node.distance === 1 ? '<->' : `<${node.distance}>`) : node.type === 'or' ? '|' : '&';
-      const text = `${left} ${sign} ${right}`;
-      return p < parentPriority || (node.type === 'phrase' && rightOfPhrase) ? `( ${text} )` : text;
+      default: {
+        const p = PRIORITY[node.type];
+        const sign = node.type === 'phrase' ? (node.distance === 1 ? '<->' : `<${node.distance}>`) : node.type === 'or' ? '|' : '&';
+        const paren = p < parent || (node.type === 'phrase' && rightOfPhrase);
+        if (paren) todo.push(' )');
+        todo.push({ node: node.right, parent: p, rightOfPhrase: node.type === 'phrase' }, ` ${sign} `, { node: node.left, parent: p, rightOfPhrase: false });
+        if (paren) out.push('( ');
+      }
     }
   }
+  return out.join('');
 }
 
 /** The tsquery's text, as PostgreSQL prints it: `'adobe' & ( 'gimp' | !'gnu' ) <-> 'x':*A`. */
 export function tsqueryToString(q: TsQuery): string {
-  return q.root ? infix(q.root, -1, false) : '';
+  return q.root ? infix(q.root) : '';
 }

@@ -69,6 +69,8 @@ async function connectReference(): Promise<{ client: pg.Client | null; why: stri
     );
   await wrap('to_q', 'q text', `to_tsquery('simple', q)`);
   await wrap('cast_q', 'q text', `q::tsquery`);
+  await wrap('ok_q', 'q text', `to_tsquery('simple', q) is not null`);
+  await wrap('ok_cast', 'q text', `q::tsquery is not null`);
   await wrap('cast_v', 'v text', `v::tsvector`);
   await wrap('to_v', 't text', `to_tsvector('simple', t)`);
   await wrap('match_t', 't text, q text', `to_tsvector('simple', t) @@ to_tsquery('simple', q)`);
@@ -559,6 +561,70 @@ describe.skipIf(!ref.client && !required)('text search equals PostgreSQL 15', ()
     const cast = await ask(`select pg_temp.cast_q(q) r from unnest($1::text[]) with ordinality u(q, n) order by n`, queries);
     expectSame(`q::tsquery on the same ${queries.length} queries`, queries, queries.map(ourCastTsQuery), cast);
   });
+
+  it('chains of 1,000 to 40,000 operands (|, &, <->, mixed, with !): to_tsquery, ::tsquery and @@', async () => {
+    const chains = (n: number): string[] => {
+      const w = (i: number) => `w${i}`;
+      const chain = (sign: (i: number) => string, operand: (i: number) => string) => {
+        const parts = [operand(0)];
+        for (let i = 1; i < n; i++) parts.push(` ${sign(i)} `, operand(i));
+        return parts.join('');
+      };
+      const signs = ['|', '&', '<->', '<2>', '&', '|'];
+      return [
+        chain(() => '|', w),
+        chain(() => '&', w),
+        chain(() => '<->', w),
+        chain(() => '|', (i) => (i % 7 === 3 ? `!${w(i)}` : w(i))),
+        chain(() => '&', (i) => (i % 5 === 2 ? `!${w(i)}` : w(i))),
+        chain(() => '<->', (i) => (i % 3 === 1 ? `!${w(i)}` : w(i))),
+        chain((i) => signs[i % signs.length]!, (i) => (i % 4 === 0 ? `!${w(i % 50)}` : w(i % 50))),
+        // Operands that normalise to phrases, and stop words (no lexeme) inside the chain.
+        chain(() => '|', (i) => (i % 9 === 4 ? `'-'` : `app-${i % 200}`)),
+      ];
+    };
+    const label = (q: string) => `${q.length} chars: ${q.slice(0, 60)} … ${q.slice(-30)}`;
+    // Text output and @@ where PostgreSQL's stack (max_stack_depth 2MB) holds them: it prints up
+    // to 16,365 chained operators and evaluates @@ over up to about 32,000 (fewer under <->).
+    const queries = [...chains(1000), ...chains(5000), ...chains(10_000)];
+    const texts = ['', 'w1 w2 w3', 'w0 w1 w2 w3 w4 w5 w6 w7 w8 w9', Array.from({ length: 2000 }, (_, i) => `w${i}`).join(' '), 'app 7 w12', 'w3'];
+    const theirs = await ask(`select pg_temp.to_q(q) r from unnest($1::text[]) with ordinality u(q, n) order by n`, queries);
+    const ours = queries.map(ourToTsQuery);
+    expectSame(`to_tsquery('simple', q) on ${queries.length} chains of 1,000, 5,000 and 10,000 operands`, queries.map(label), ours, theirs);
+    const cast = await ask(`select pg_temp.cast_q(q) r from unnest($1::text[]) with ordinality u(q, n) order by n`, queries);
+    expectSame(`q::tsquery on the same ${queries.length} chains`, queries.map(label), queries.map(ourCastTsQuery), cast);
+    const pairsT = texts.flatMap((t) => queries.map(() => t));
+    const pairsQ = texts.flatMap(() => queries);
+    const matches = await ask(`select pg_temp.match_t(t, q) r from unnest($1::text[], $2::text[]) with ordinality u(t, q, n) order by n`, pairsT, pairsQ);
+    const oursM = pairsT.map((t, i) => ourMatch(() => toTsVector(t), pairsQ[i]!));
+    expectSame(`to_tsvector('simple', t) @@ to_tsquery('simple', q) for ${texts.length} texts and the chains`, pairsT.map((t, i) => `${t.slice(0, 30)} @@ ${label(pairsQ[i]!)}`), oursM, matches);
+    const trues = oursM.filter((r) => r === 'ok:true').length;
+    figures.push(`  ${trues} of ${oursM.length} pairs match`);
+    // 40,000 operands: PostgreSQL accepts every one (what rule validation asks), though its
+    // stack then holds neither the text output nor @@ (here both answer).
+    // The last chain holds stop words: PostgreSQL's stop-word removal recurses and its stack stops
+    // it at 40,000 operands ("stack depth limit exceeded"), where this module accepts; recorded below.
+    const all40k = chains(40_000);
+    const long = all40k.slice(0, -1);
+    const accepted = await ask(
+      `select (select string_agg(coalesce(a, 'null'), ',') from (values (pg_temp.ok_q(q)), (pg_temp.ok_cast(q))) v(a)) r from unnest($1::text[]) with ordinality u(q, n) order by n`,
+      long,
+    );
+    expectSame(
+      `to_tsquery('simple', q) and q::tsquery accept ${long.length} chains of 40,000 operands`,
+      long.map(label),
+      long.map((q) => `${ourToTsQuery(q).startsWith('ok:') ? 'ok:true' : 'error'},${ourCastTsQuery(q).startsWith('ok:') ? 'ok:true' : 'error'}`),
+      accepted,
+    );
+    const stop = await ask(`select pg_temp.to_q(q) r from unnest($1::text[]) with ordinality u(q, n) order by n`, all40k.slice(-1));
+    figures.push(`  a 40,000-operand chain with stop words, to_tsquery in PostgreSQL: ${stop[0]}; here: ${ourToTsQuery(all40k.at(-1)!).slice(0, 40)}`);
+    const printed = await ask(`select pg_temp.to_q(q) r from unnest($1::text[]) with ordinality u(q, n) order by n`, long.slice(0, 1));
+    figures.push(`  a 40,000-operand chain's text output in PostgreSQL: ${printed[0]!.slice(0, 60)}`);
+    // Nested parentheses: PostgreSQL reads 1,000 levels (and up to its stack limit); here 1,000 is the limit.
+    const nested = [`${'('.repeat(1000)}a${')'.repeat(1000)}`, `${'x & ('.repeat(1000)}a${')'.repeat(1000)}`, `${'x & (y | '.repeat(500)}a${')'.repeat(500)}`];
+    const nestedTheirs = await ask(`select pg_temp.to_q(q) r from unnest($1::text[]) with ordinality u(q, n) order by n`, nested);
+    expectSame('to_tsquery on 1,000 nested parentheses', nested.map(label), nested.map(ourToTsQuery), nestedTheirs);
+  }, 300_000);
 
   it('the tsvector input syntax, valid and invalid', async () => {
     const literals = [...sample(vectorLiteral, 1500, 5), ...sample(vectorSoup, 2500, 6), "a:1,2,3 a:2A,3B 'a':3C", 'x:0', 'x:99999999999 y:4294967296', 'x:16383,16384 y:1A2'];

@@ -200,11 +200,49 @@ describe("to_tsquery('simple', query) and query::tsquery", () => {
     expect(qError(':a')).toMatchObject({ message: 'syntax error in tsquery: ":a"', position: 0 });
   });
 
-  it('refuses a query nested deeper than 1,000 levels with the message PostgreSQL gives past its stack', () => {
+  it('refuses parentheses nested deeper than 1,000 levels with the message PostgreSQL gives past its stack', () => {
     expect(toTsQuery(`${'('.repeat(1000)}a${')'.repeat(1000)}`).ok).toBe(true);
     expect(qError(`${'('.repeat(1001)}a${')'.repeat(1001)}`)).toMatchObject({ message: 'stack depth limit exceeded', position: 1000 });
-    expect(qError(`${'a & '.repeat(1000)}a`).message).toBe('stack depth limit exceeded');
-    expect(qError(`'${'w '.repeat(1200)}'`).message).toBe('stack depth limit exceeded');
+    // A thousand nested parentheses, each around a chain: a tree as deep as both.
+    const nested = `${'x & ('.repeat(1000)}a${')'.repeat(1000)}`;
+    const r = toTsQuery(nested);
+    // PostgreSQL prints no parentheses around the right side of an operator of the same priority.
+    expect(r.ok && tsqueryToString(r.query)).toBe(`${"'x' & ".repeat(1000)}'a'`);
+    const alternating = toTsQuery(`${'x & (y | '.repeat(500)}a${')'.repeat(500)}`);
+    expect(alternating.ok && tsqueryToString(alternating.query)).toBe(`${"'x' & ( 'y' | ".repeat(500)}'a'${' )'.repeat(500)}`);
+    expect(r.ok && compileTsQuery(r.query).matches(toTsVector('x a'))).toBe(true);
+  });
+
+  it('reads, prints and matches chains of 40,000 operands (as PostgreSQL does) without running out of stack', () => {
+    const words = Array.from({ length: 40_000 }, (_, i) => `w${i}`);
+    for (const [op, sign] of [
+      ['|', '|'],
+      ['&', '&'],
+      ['<->', '<->'],
+    ] as const) {
+      const r = toTsQuery(words.join(` ${op} `));
+      if (!r.ok) throw new Error(r.error.message);
+      expect(tsqueryToString(r.query)).toBe(words.map((w) => `'${w}'`).join(` ${sign} `));
+      const c = compileTsQuery(r.query);
+      expect(c.operands).toHaveLength(40_000);
+      expect(c.matches(toTsVector('w39999'))).toBe(op === '|');
+      // Positions stop at 16383: past it, every word stands at 16383 and the phrase breaks.
+      expect(c.matches(toTsVector(words.join(' ')))).toBe(op !== '<->');
+      expect(c.matches(toTsVector(words.slice(1).join(' ')))).toBe(op === '|');
+    }
+    // Negated operands in the chain, and one operand of 1,200 words (a phrase of its parts).
+    const mixed = words.map((w, i) => (i % 3 === 1 ? `!${w}` : w)).join(' & ');
+    const m = toTsQuery(mixed);
+    expect(m.ok && compileTsQuery(m.query).matches(toTsVector(words.filter((_, i) => i % 3 !== 1).join(' ')))).toBe(true);
+    expect(m.ok && compileTsQuery(m.query).matches(toTsVector(words.join(' ')))).toBe(false);
+    const phrase = toTsQuery(`'${'w '.repeat(1200)}'`);
+    expect(phrase.ok && tsqueryToString(phrase.query)).toBe(Array(1200).fill("'w'").join(' <-> '));
+    // Few distinct operands repeated (bit masks) and a store matched in bulk.
+    const repeated = toTsQueryOrThrow(Array.from({ length: 40_000 }, (_, i) => `r${i % 5}`).join(' & '));
+    const store = new TsVectorStore();
+    store.add(toTsVector('r0 r1 r2 r3 r4'));
+    store.add(toTsVector('r0 r1 r2 r3'));
+    expect(compileTsQuery(repeated).bind(store).matching()).toEqual([0]);
   });
 
   it('accepts an over-long word but leaves it out, as the parser does', () => {
