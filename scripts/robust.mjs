@@ -10,6 +10,7 @@
 //   and during a push
 //   an import of 40,000 records followed and cancelled over HTTP   (IMPORT_CANCEL_ROWS)
 //   the time limits of a refused write (busy) and of the readers' linear time (input-bounds)
+//   rule queries chained to 10,000 operands compared with PostgreSQL (textsearch-postgres; npm test: 5,000)
 //   a 150,000-incident export downloaded by Chromium, the tab's heap measured   (EXPORT_INCIDENTS)
 // The server under test is the built one (out/main/cli.js, built first): it starts in well under
 // a second, which a hundred restarts need. Each variable above may be set to change the size.
@@ -69,6 +70,7 @@ const files = [
   'test/http/busy.test.ts',
   'test/http/input-bounds.test.ts',
   'test/unit/input-bounds.test.ts',
+  'test/unit/textsearch-postgres.test.ts',
 ];
 console.log(`FUZZ_RUNS=${env.FUZZ_RUNS} KILL_RUNS=${env.KILL_RUNS} LOAD_CLIENTS=${env.LOAD_CLIENTS} LOAD_SECONDS=${env.LOAD_SECONDS} IMPORT_ROWS=${env.IMPORT_ROWS} IMPORT_CANCEL_ROWS=${env.IMPORT_CANCEL_ROWS} SYNC_KILL_ROWS=${env.SYNC_KILL_ROWS} EXPORT_INCIDENTS=${env.EXPORT_INCIDENTS}`);
 const vitest = await run('npx', ['vitest', 'run', '--no-file-parallelism', ...files]);
