@@ -53,13 +53,14 @@ const STACK_DEPTH = 32;
 
 /**
  * How deeply parentheses may nest. PostgreSQL reads a parenthesis by recursion and refuses a query
- * its C stack cannot hold ("stack depth limit exceeded", beyond 7,697 nested parentheses with the
- * default max_stack_depth); this module refuses the same message beyond 1,000 nested parentheses,
- * which no real rule approaches. Chains of operators (`a | b | c | ...`, `a & b & ...`,
- * `a <-> b <-> ...`) are not limited: they are read, normalised, printed and matched without
- * recursion, however long, as PostgreSQL accepts them.
+ * its C stack cannot hold ("stack depth limit exceeded"): with PostgreSQL 15's default
+ * max_stack_depth (2MB), beyond 7,695 nested parentheses in a plain query (fewer inside a
+ * function: the figure moves with the stack in use). This module reads them with a stack of its
+ * own and refuses, with the same message, beyond the same 7,695. Chains of operators (`a | b | c
+ * | ...`, `a & b & ...`, `a <-> b <-> ...`) are not limited: they are read, normalised, printed
+ * and matched without recursion, however long, as PostgreSQL accepts them.
  */
-export const MAX_QUERY_DEPTH = 1000;
+export const MAX_QUERY_DEPTH = 7695;
 const tooDeep = (at: number) => new TextSearchError('stack depth limit exceeded', at, `parentheses nest more than ${MAX_QUERY_DEPTH} levels deep`);
 
 /**
@@ -231,50 +232,52 @@ function parseStructure<T>(
   operand: (tok: Extract<Token, { t: 'val' }>) => T,
   combine: (op: Op, distance: number, left: T | null, right: T) => T,
 ): T | null {
-  const level = (): T | null => {
-    const values: T[] = [];
-    const ops: { op: Op; distance: number }[] = [];
-    const apply = () => {
-      const { op, distance } = ops.pop()!;
-      const right = values.pop()!;
-      values.push(op === 'not' ? combine(op, 0, null, right) : combine(op, distance, values.pop()!, right));
-    };
-    const clean = (op: Op) => {
-      const p = PRIORITY[op];
-      while (ops.length) {
-        const top = PRIORITY[ops[ops.length - 1]!.op];
-        if ((op !== 'not' && p > top) || (op === 'not' && p >= top)) break;
-        apply();
-      }
-    };
-    for (;;) {
-      const tok = reader.next();
-      switch (tok.t) {
-        case 'val':
-          values.push(operand(tok));
-          break;
-        case 'op':
-          clean(tok.op);
-          if (ops.length === STACK_DEPTH) {
-            throw new TextSearchError('tsquery stack too small', tok.at, `more than ${STACK_DEPTH} operators waiting for operands at position ${tok.at}`);
-          }
-          ops.push({ op: tok.op, distance: tok.distance });
-          break;
-        case 'open': {
-          const inner = level();
-          if (inner !== null) values.push(inner);
-          break;
-        }
-        case 'close':
-          clean('or');
-          return values.pop() ?? null;
-        case 'end':
-          clean('or');
-          return values.pop() ?? null;
-      }
+  // One frame per open parenthesis, kept on a stack of our own (PostgreSQL recurses; a query
+  // nested thousands of levels deep would take the JavaScript stack with it).
+  type Frame = { values: T[]; ops: { op: Op; distance: number }[] };
+  const frames: Frame[] = [{ values: [], ops: [] }];
+  const apply = (f: Frame) => {
+    const { op, distance } = f.ops.pop()!;
+    const right = f.values.pop()!;
+    f.values.push(op === 'not' ? combine(op, 0, null, right) : combine(op, distance, f.values.pop()!, right));
+  };
+  const clean = (f: Frame, op: Op) => {
+    const p = PRIORITY[op];
+    while (f.ops.length) {
+      const top = PRIORITY[f.ops[f.ops.length - 1]!.op];
+      if ((op !== 'not' && p > top) || (op === 'not' && p >= top)) break;
+      apply(f);
     }
   };
-  return level();
+  for (;;) {
+    const f = frames[frames.length - 1]!;
+    const tok = reader.next();
+    switch (tok.t) {
+      case 'val':
+        f.values.push(operand(tok));
+        break;
+      case 'op':
+        clean(f, tok.op);
+        if (f.ops.length === STACK_DEPTH) {
+          throw new TextSearchError('tsquery stack too small', tok.at, `more than ${STACK_DEPTH} operators waiting for operands at position ${tok.at}`);
+        }
+        f.ops.push({ op: tok.op, distance: tok.distance });
+        break;
+      case 'open':
+        frames.push({ values: [], ops: [] });
+        break;
+      case 'close': {
+        clean(f, 'or');
+        const inner = f.values.pop() ?? null;
+        frames.pop();
+        if (inner !== null) frames[frames.length - 1]!.values.push(inner);
+        break;
+      }
+      case 'end':
+        clean(f, 'or');
+        return f.values.pop() ?? null;
+    }
+  }
 }
 
 const syntaxCombine = (op: Op, distance: number, left: TsQuerySyntax | null, right: TsQuerySyntax): TsQuerySyntax =>

@@ -200,9 +200,12 @@ describe("to_tsquery('simple', query) and query::tsquery", () => {
     expect(qError(':a')).toMatchObject({ message: 'syntax error in tsquery: ":a"', position: 0 });
   });
 
-  it('refuses parentheses nested deeper than 1,000 levels with the message PostgreSQL gives past its stack', () => {
-    expect(toTsQuery(`${'('.repeat(1000)}a${')'.repeat(1000)}`).ok).toBe(true);
-    expect(qError(`${'('.repeat(1001)}a${')'.repeat(1001)}`)).toMatchObject({ message: 'stack depth limit exceeded', position: 1000 });
+  it('reads parentheses nested as deep as PostgreSQL 15 reads them (7,695 with its default stack), and refuses deeper with its message', () => {
+    expect(toTsQuery(`${'('.repeat(7695)}a${')'.repeat(7695)}`).ok).toBe(true);
+    expect(qError(`${'('.repeat(7696)}a${')'.repeat(7696)}`)).toMatchObject({ message: 'stack depth limit exceeded', position: 7695 });
+    const deep = toTsQuery(`${'x & (y | '.repeat(7695)}a${')'.repeat(7695)}`);
+    expect(deep.ok && tsqueryToString(deep.query).length).toBe(7695 * 16 + 3);
+    expect(deep.ok && compileTsQuery(deep.query).matches(toTsVector('x a'))).toBe(true);
     // A thousand nested parentheses, each around a chain: a tree as deep as both.
     const nested = `${'x & ('.repeat(1000)}a${')'.repeat(1000)}`;
     const r = toTsQuery(nested);
