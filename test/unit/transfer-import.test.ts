@@ -373,3 +373,60 @@ describe('upserts and references', () => {
     expect(hits).toBe(want);
   });
 });
+
+describe('kept counts', () => {
+  /** Each kept table against a recount of the incidents (the kinds' kept tables, read from the schema). */
+  function keptMismatches(dbFile: string): string[] {
+    const db = new Database(dbFile, { readonly: true });
+    try {
+      const band = `CASE WHEN risklevel >= 9 THEN 'critical' WHEN risklevel >= 7 THEN 'high' WHEN risklevel >= 4 THEN 'medium' WHEN risklevel > 0 THEN 'low' ELSE 'none' END`;
+      const tables: [string, string | null, boolean][] = [
+        ['incident_day_counts', null, true],
+        ['incident_owner_day_counts', 'user_id', true],
+        ['incident_group_day_counts', 'group_id', true],
+        ['incident_finding_counts', 'finding_id', false],
+        ['incident_asset_counts', 'service_asset_id', false],
+      ];
+      const out: string[] = [];
+      for (const [table, col, byDay] of tables) {
+        const keys = [...(col ? [`COALESCE('=' || ${col}, '')`] : []), ...(byDay ? ['substr(created_at, 1, 10)'] : []), 'status', band];
+        const names = [...(col ? ['k'] : []), ...(byDay ? ['day'] : []), 'status', 'risk'];
+        const truth = db.prepare(`SELECT ${keys.map((k, i) => `${k} AS ${names[i]}`).join(', ')}, COUNT(*) AS n FROM service_asset_findings GROUP BY ${keys.map((_k, i) => i + 1).join(', ')} ORDER BY ${names.join(', ')}`).all();
+        const kept = db.prepare(`SELECT ${names.join(', ')}, n FROM ${table} ORDER BY ${names.join(', ')}`).all();
+        if (JSON.stringify(kept) !== JSON.stringify(truth)) out.push(table);
+      }
+      return out;
+    } finally {
+      db.close();
+    }
+  }
+
+  it('equal a recount after an import that adds incidents, updates others and repeats some, with the count triggers back', async () => {
+    const db = copyDemoDatabase(path.join(tmp, 'kept.sqlite'));
+    expect(keptMismatches(db)).toEqual([]);
+    const schema = rowsOf(db, `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name`);
+    const statuses = ['new', 'assigned_customer', 'closed', 'invalid', 'risk_accepted'];
+    const added = Array.from({ length: 40 }, (_, i) => ({
+      ...incidents[i % incidents.length]!,
+      id: crypto.randomUUID(),
+      display_id: undefined,
+      status: statuses[i % statuses.length],
+      risklevel: (i * 1.3) % 10,
+      user_id: i % 3 ? `user-${i % 4}` : null,
+      group_id: i % 4 ? `group-${i % 3}` : null,
+      created_at: `2025-0${1 + (i % 9)}-1${i % 10}T08:00:00.000000Z`,
+    }));
+    const changed = incidents.slice(0, 8).map((inc, i) => ({ ...inc, status: statuses[(i + 2) % statuses.length], user_id: `user-${i}`, risklevel: 9.5 - i }));
+    const res = await importFiles(db, [file('incidents.ndjson', ndjson([...added, ...changed, ...added.slice(0, 5)]))]);
+    expect(res.resources.service_asset_findings).toMatchObject({ inserted: 40, repeated: 5 });
+    expect(res.resources.service_asset_findings!.updated).toBeGreaterThan(0);
+    expect(keptMismatches(db)).toEqual([]);
+    expect(rowsOf(db, `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name`)).toEqual(schema);
+    // Into an empty database too (the bulk import's fast path), then more on top of it.
+    const fresh = freshDb();
+    await importFiles(fresh, [file('findings.ndjson', ndjson(findings)), file('assets.ndjson', ndjson(assets)), file('incidents.ndjson', ndjson(incidents))]);
+    expect(keptMismatches(fresh)).toEqual([]);
+    await importFiles(fresh, [file('incidents.ndjson', ndjson([...added, ...changed]))]);
+    expect(keptMismatches(fresh)).toEqual([]);
+  });
+});

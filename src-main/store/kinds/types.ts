@@ -96,4 +96,15 @@ export interface KindModule {
   /** Named operations (v2, agents' API) and public ones, by their key in the contract. */
   operations?: Readonly<Record<string, NamedOperation>>;
   sync?: KindSync;
+  kept?: KindKept;
+}
+
+/**
+ * Counts the database keeps of the kind's rows by triggers, as a bulk write keeps them up to
+ * date once per batch: each insert trigger it drops for its transaction, with the statement
+ * that adds the counts of the rows above the one parameter (the table's largest _rid before
+ * the batch) before the trigger is put back.
+ */
+export interface KindKept {
+  insertCounts(): readonly { trigger: string; addSql: string }[];
 }

@@ -21,7 +21,12 @@
 //   updated with their UPDATE trigger in place; rows written by this batch are never updated,
 //   so the bulk pass indexes each exactly once (with bulk settings of the FTS5 table, put back
 //   after). An empty table's secondary indexes are likewise made once at the end. Any failure
-//   rolls the DDL back with the data.
+//   rolls the DDL back with the data;
+// - kept counts (a kind's module names them, kinds/types.ts KindKept): the per-row insert
+//   triggers are dropped for the transaction and the new rows' counts added set-wise at the
+//   end (grouped, ON CONFLICT adding to what is kept), before the references are checked (a
+//   cleared reference is an UPDATE of a new row, whose update triggers then find its counts
+//   in place) and the triggers put back. Rows that existed before keep their update triggers.
 //
 // Refusals are data (WriteRefusal, MissingReferences, BulkCancelled): the caller words them.
 import type Database from 'better-sqlite3';
@@ -33,6 +38,7 @@ import type { WriteSource } from '../api';
 import { encodeValue } from '../codec';
 import type { Db } from '../db';
 import { ftsTable, searchableFields } from '../ddl';
+import { kindOf } from '../kinds/index';
 import { RemoteVersions } from '../origin';
 import { isTracked, OutboxBatch } from '../outbox';
 import { placeholders, q } from '../sql';
@@ -120,6 +126,8 @@ interface TableState {
   trigger: { name: string; sql: string } | null;
   /** Secondary indexes set aside while an empty table is filled, made again at the end. */
   indexes: { name: string; sql: string }[];
+  /** The kind's kept-count insert triggers set aside, and what adds the new rows' counts at the end. */
+  kept: { name: string; sql: string; addSql: string }[];
   seq: number | null;
   flat: unknown[];
   present: Uint8Array;
@@ -233,6 +241,15 @@ export class BulkWrite {
           )
         : [];
     for (const ix of indexes) this.db.exec(`DROP INDEX ${q(ix.name)}`);
+    // The kind's kept counts: the per-row insert triggers are set aside and the new rows'
+    // counts added set-wise at the end (200,000 incidents: five upserts fewer per row).
+    const kept: TableState['kept'] = [];
+    for (const k of kindOf(r)?.kept?.insertCounts() ?? []) {
+      const row = this.db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`).get(k.trigger) as { sql: string } | undefined;
+      if (!row) continue;
+      this.db.exec(`DROP TRIGGER ${q(k.trigger)}`);
+      kept.push({ name: k.trigger, sql: row.sql, addSql: k.addSql });
+    }
     s = {
       plan,
       table,
@@ -242,6 +259,7 @@ export class BulkWrite {
       before,
       trigger,
       indexes,
+      kept,
       seq: null,
       flat: new Array(rowsPerStmt * width),
       present: new Uint8Array(rowsPerStmt * width),
@@ -478,6 +496,16 @@ export class BulkWrite {
         await yieldToLoop();
       }
       s.indexes = [];
+    }
+    // Kept counts before anything else changes the new rows (clearing an unresolved optional
+    // reference updates them, and their update triggers then move counts already added).
+    for (const s of states) {
+      for (const k of s.kept) {
+        if (opts.signal?.aborted) throw new BulkCancelled();
+        this.db.prepare(k.addSql).run(s.before);
+        this.db.exec(k.sql);
+      }
+      s.kept = [];
     }
     const toIndex = states.filter((s) => s.trigger);
     let total = 0;

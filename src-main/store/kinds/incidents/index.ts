@@ -13,6 +13,7 @@ import type { Rec, WriteContext } from '../../api';
 import { q } from '../../sql';
 import type { Statements } from '../../statements';
 import { statusChanges } from '../status-change';
+import { keptInsertCounts } from './kept';
 import type { KindModule } from '../types';
 
 const R = serviceAssetFindings;
@@ -60,6 +61,7 @@ function onIncidentStatus(store: Statements, before: Rec, status: IncidentStatus
 
 export const incidentsKind: KindModule = {
   resource: R,
+  kept: { insertCounts: keptInsertCounts },
   effects: {
     afterCreate(store, id, values, ctx, at) {
       addStatusChange(store, id, (values.status as string) ?? 'new', null, ctx, at);

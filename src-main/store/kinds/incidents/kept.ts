@@ -257,3 +257,44 @@ export function sliceOf(r: { table: string }, conds: readonly Condition[]): DayS
   }
   return slice;
 }
+
+/**
+ * The kept counts of incidents inserted in bulk, added once per batch instead of row by row:
+ * for each kept table, the trigger that adds an inserted incident's count (dropped by the
+ * batch for its transaction) and the statement adding the counts of every incident whose _rid
+ * is above its one parameter (the largest _rid before the batch), set-wise (grouped, then
+ * added to what the table holds). The tables stay equal to counting the incidents: the batch
+ * runs the statements before it puts the triggers back, in the same transaction.
+ */
+export interface KeptInsertCount {
+  trigger: string;
+  addSql: string;
+}
+
+function bulkAdd(table: string, keyCols: readonly string[], vals: readonly string[]): string {
+  return `INSERT INTO ${table} (${keyCols.join(', ')}, n)
+       SELECT ${vals.join(', ')}, COUNT(*) FROM ${T} t WHERE t._rid > ? GROUP BY ${keyCols.map((_c, i) => i + 1).join(', ')}
+       ON CONFLICT (${keyCols.join(', ')}) DO UPDATE SET n = n + excluded.n`;
+}
+
+export function keptInsertCounts(): KeptInsertCount[] {
+  const dims: KeptDimension[] = [...Object.values(KEPT_DIMENSIONS), ...Object.values(KEPT_VALUE_COUNTS)];
+  return [
+    {
+      trigger: `${T}_days_ai`,
+      addSql: bulkAdd(DAY_COUNTS, ['day', 'status', 'risk'], ['substr(t.created_at, 1, 10)', 't.status', riskBandSql('t.risklevel')]),
+    },
+    ...dims.map((dim) => {
+      const byDay = dim.byDay !== false;
+      return {
+        trigger: `${T}_${dim.name}_ai`,
+        addSql: bulkAdd(dim.table, byDay ? ['k', 'day', 'status', 'risk'] : ['k', 'status', 'risk'], [
+          keySql(`t.${dim.column}`),
+          ...(byDay ? ['substr(t.created_at, 1, 10)'] : []),
+          't.status',
+          riskBandSql('t.risklevel'),
+        ]),
+      };
+    }),
+  ];
+}
