@@ -5,22 +5,32 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { api, expect, loadedRows, openConsole, routed, snap, test } from './fixtures';
+import { api, expect, loadedRows, openConsole, routed, snap, test, type Served } from './fixtures';
 
 const BRANCH = 'Филиал Самара';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
-test('a link copied on a second instance opens in a new tab on that instance, signed in', async ({ page, served, context }, testInfo) => {
-  test.setTimeout(180_000);
+/** A second instance (a local database, the branch office) holding `incidents`; `remove` deletes both. */
+async function branchWith(served: Served, incidents: { title: string; status: string; risklevel: number }[]) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-e2e-links-'));
   const inst = await api<{ id: string }>(served, 'POST', '/console/v1/instances', { kind: 'local', name: BRANCH, db_file: path.join(dir, 'branch.sqlite') });
+  await routed(served, inst.id, 'POST', '/cruddy/v2/service_asset_findings/mass_create', incidents);
+  const remove = async () => {
+    await api(served, 'DELETE', `/console/v1/instances/${inst.id}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return { inst, remove };
+}
+
+test('a link copied on a second instance opens in a new tab on that instance, signed in', async ({ page, served, context }, testInfo) => {
+  test.setTimeout(180_000);
+  const { inst, remove } = await branchWith(served, [
+    { title: 'Подбор пароля к VPN — smr-gw-01', status: 'new', risklevel: 7.4 },
+    { title: 'Устаревший OpenSSL — smr-web-01', status: 'new', risklevel: 5.3 },
+    { title: 'Вход под служебной учётной записью — smr-dc-01', status: 'assigned_customer', risklevel: 8.8 },
+  ]);
   try {
-    await routed(served, inst.id, 'POST', '/cruddy/v2/service_asset_findings/mass_create', [
-      { title: 'Подбор пароля к VPN — smr-gw-01', status: 'new', risklevel: 7.4 },
-      { title: 'Устаревший OpenSSL — smr-web-01', status: 'new', risklevel: 5.3 },
-      { title: 'Вход под служебной учётной записью — smr-dc-01', status: 'assigned_customer', risklevel: 8.8 },
-    ]);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await openConsole(page, served);
     await expect(loadedRows(page).first()).toBeVisible();
@@ -67,8 +77,7 @@ test('a link copied on a second instance opens in a new tab on that instance, si
     await lone.goto(share);
     await expect(lone.getByLabel('API key')).toBeVisible({ timeout: 15_000 });
   } finally {
-    await api(served, 'DELETE', `/console/v1/instances/${inst.id}`);
-    fs.rmSync(dir, { recursive: true, force: true });
+    await remove();
   }
 });
 
@@ -80,13 +89,11 @@ test('a link naming an instance this console does not have says so and shows the
 });
 
 test('a list opened by its address reads that instance from the start: the main instance is never asked for its incidents', async ({ page, served }) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-e2e-links-'));
-  const inst = await api<{ id: string }>(served, 'POST', '/console/v1/instances', { kind: 'local', name: BRANCH, db_file: path.join(dir, 'branch.sqlite') });
+  const { inst, remove } = await branchWith(served, [
+    { title: 'Подбор пароля к VPN — smr-gw-01', status: 'new', risklevel: 7.4 },
+    { title: 'Устаревший OpenSSL — smr-web-01', status: 'new', risklevel: 5.3 },
+  ]);
   try {
-    await routed(served, inst.id, 'POST', '/cruddy/v2/service_asset_findings/mass_create', [
-      { title: 'Подбор пароля к VPN — smr-gw-01', status: 'new', risklevel: 7.4 },
-      { title: 'Устаревший OpenSSL — smr-web-01', status: 'new', risklevel: 5.3 },
-    ]);
     // Before the instance list answered, the list used to read the instance selected last in this
     // browser (the main one): its incidents were drawn, and could be selected, under the address
     // of the other instance until the selection followed.
@@ -102,7 +109,6 @@ test('a list opened by its address reads that instance from the start: the main 
     expect(asked.length).toBeGreaterThan(0);
     expect(asked.filter((p) => !p.startsWith('/console/v1/route/'))).toEqual([]);
   } finally {
-    await api(served, 'DELETE', `/console/v1/instances/${inst.id}`);
-    fs.rmSync(dir, { recursive: true, force: true });
+    await remove();
   }
 });
