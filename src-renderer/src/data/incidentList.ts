@@ -8,6 +8,7 @@ import { microsToTs, normalizeTs } from '../../../src-shared/time';
 import { isAbort } from '../api/client';
 import { mergeStats, search, stats as fetchStats, statsAll, type Page, type Stats } from '../api/radar';
 import { localStats } from './localStats';
+import { requestLabel } from './lookup';
 import { useChanges } from '../state/changes';
 import { instancesOf, targetOf, useInstances } from '../state/instances';
 import { myGroups } from '../state/people';
@@ -49,6 +50,26 @@ function whoKey(q: IncidentQuery, view: string): string {
   return `${useSession.getState().me?.id ?? ''}|${tags.map((t) => myGroups(t.id).join(',')).join(';')}`;
 }
 
+/** The related records an incident row names, by field: their labels are shown in its columns. */
+const LABELLED: readonly (readonly [string, string])[] = [
+  ['service_asset_id', 'service_assets'],
+  ['finding_id', 'findings'],
+];
+
+/**
+ * Asks the labels of every row of a page as it arrives, in one request per resource: the table
+ * lays its rows out in more than one pass (measured, then scrolled), and each pass asking the
+ * labels of the rows it shows would be a request of its own.
+ */
+function askLabels(instance: string, page: Page): void {
+  for (const row of page.items) {
+    for (const [field, resource] of LABELLED) {
+      const id = row[field];
+      if (typeof id === 'string' && id) requestLabel(instance, resource, id);
+    }
+  }
+}
+
 /** The rows show the changes waiting for their instance (state/queue.ts), not yet the server's values. */
 function withWaiting(instance: string, page: Page): Page {
   const overlay = queuedOverlay(useQueue.getState().entries);
@@ -68,7 +89,10 @@ export function incidentSource(view: string, q: IncidentQuery, fields: readonly 
   if (hit && hit.key === key) return hit;
   const fetcher = (instance: string) => (offset: number, limit: number, signal: AbortSignal) =>
     search(api, targetOf(instance), INCIDENTS, toSearchRequest(q, resolveFor(view, instance), fields, limit, offset), signal).then(
-      (page) => withWaiting(instance, page),
+      (page) => {
+        askLabels(instance, page);
+        return withWaiting(instance, page);
+      },
       (e: unknown) => {
         checkAuth(e);
         throw e;
