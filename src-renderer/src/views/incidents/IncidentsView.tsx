@@ -30,7 +30,7 @@ import { bucketEnd, isFiltered, justBefore, queryKey, rangeBounds, type Incident
 import { FreshnessNote, StatusLine } from './StatusLine';
 import { PivotBar } from './pivots';
 
-// The charts' code (recharts) is its own chunk, asked for at once so it arrives with the data.
+// The charts are their own chunk, asked for at once so they arrive with the data.
 const chartsChunk = import('./Charts');
 const Charts = lazy(() => chartsChunk);
 
