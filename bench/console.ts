@@ -369,6 +369,12 @@ function describeRequest(q: ViewResult['requests'][number]): string {
   return `${q.method} ${p}${qs.length > 90 ? `${qs.slice(0, 90)}…` : qs}`;
 }
 
+/** The browser's long tasks (main thread busy 50 ms or more) between the change and the view shown, ms. */
+function longTaskMs(r: ViewResult): number {
+  const end = r.ms ?? Number.POSITIVE_INFINITY;
+  return r.long.filter((x) => x.start < end).reduce((s, x) => s + Math.min(x.duration, end - Math.max(0, x.start)), 0);
+}
+
 function printWaterfall(r: ViewResult, indent = '      '): void {
   const end = r.ms ?? NaN;
   for (const q of [...r.requests].sort((a, b) => a.start - b.start)) {
@@ -462,7 +468,7 @@ async function measureViews(browser: Browser, main: string, apiKey: string): Pro
       const s = summarize(ms);
       rows.push({ view: v, expect, runs, ms, failure });
       const flag = failure ? red(`CHECK FAILED: ${failure}`) : s.p50 > TARGET_VIEW_MEDIAN_MS || s.max > TARGET_VIEW_WORST_MS ? 'over target' : 'ok';
-      console.log(`  ${v.name}: ${ms.map(fmtMs).join(', ')} ms; total ${fmtInt(expect.total)} (API ${fmtMs(expect.apiMs)} ms); ${flag}`);
+      console.log(`  ${v.name}: ${ms.map(fmtMs).join(', ')} ms; long tasks ${runs.map(longTaskMs).map(fmtMs).join(', ')} ms; total ${fmtInt(expect.total)} (API ${fmtMs(expect.apiMs)} ms); ${flag}`);
     }
   } finally {
     client.close();

@@ -37,7 +37,7 @@ test('keyboard and list details: skip link, charts, group totals, the countdown,
   await toggle.click();
   await expect(toggle).toHaveAttribute('aria-pressed', 'true');
   // The tooltip lists the risk bands in the legend's order (Critical first), then their total.
-  const bars = page.locator('.chart-risk .recharts-bar-rectangle');
+  const bars = page.locator('.chart-risk .chart-bar');
   await expect(bars.first()).toBeVisible({ timeout: 30_000 });
   const box = (await bars.last().boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);

@@ -75,7 +75,7 @@ for (const L of LANGS) {
       // The charts' axes: day and month in the same digits and order.
       await page.getByRole('combobox', { name: L.range }).selectOption('all');
       await expect(page.locator('.chart path').first()).toBeVisible();
-      const tickLabels = page.locator('.chart .recharts-cartesian-axis-tick-value');
+      const tickLabels = page.locator('.chart .chart-tick');
       await expect(tickLabels.first()).toBeVisible();
       // The counts' axis is plain grouped numbers; every other tick is a date.
       const ticks = (await tickLabels.allTextContents()).filter((x) => !/^[\d\s,\u00a0\u202f]+$/.test(x));

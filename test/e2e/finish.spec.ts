@@ -62,9 +62,9 @@ test('charts have a legend naming each series of both charts', async ({ page, se
     ['.chart-status', ['New', 'Closed']],
     ['.chart-risk', ['Critical', 'High']],
   ] as const) {
-    const legend = wrap.locator(`${chart} .recharts-legend-wrapper`);
+    const legend = wrap.locator(`${chart} .chart-legend`);
     await expect(legend).toBeVisible();
-    const items = await legend.locator('.recharts-legend-item-text').allTextContents();
+    const items = await legend.locator('.chart-legend-item-text').allTextContents();
     for (const n of names) expect(items, `${chart} legend`).toContain(n);
   }
   await snap(page, testInfo, 'charts-legend');

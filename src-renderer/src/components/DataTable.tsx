@@ -21,7 +21,6 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type MouseEvent, type ReactNode } from 'react';
 import { useI18n } from '../i18n';
 import { formatNumber } from '../i18n/format';
-import { useLabelsVersion } from '../data/lookup';
 import type { Row, RowSource } from '../data/source';
 import { failureText } from '../data/source';
 import { usePeople } from '../state/people';
@@ -143,7 +142,7 @@ export interface DataTableProps {
 
 interface RowProps {
   row: Row | undefined;
-  /** Bumped when related records' labels arrive. */
+  /** Bumped when what the cells show besides the row changed (people's names, held changes). */
   labels: number;
   index: number;
   start: number;
@@ -223,7 +222,8 @@ export function DataTable(props: DataTableProps) {
   );
   const st = source?.state() ?? null;
   const selectable = !!props.onToggle;
-  const labels = useLabelsVersion() + usePeople((s) => s.version) * 100_000 + (props.version ?? 0) * 10_000_000;
+  // (Related records' labels are followed by their own cells: their arrival redraws no row.)
+  const labels = usePeople((s) => s.version) * 100_000 + (props.version ?? 0) * 10_000_000;
 
   // ---- the column model
   const columnDefs = useMemo<ColumnDef<typeof features, Row>[]>(
@@ -358,8 +358,20 @@ export function DataTable(props: DataTableProps) {
   const initialLoading = !source || (total === null && !st?.error && (st?.failures.length ?? 0) === 0);
   const showError = !!st?.error && count === 0;
   const showEmpty = total === 0 && !st?.error;
-  const loadingLabel = t('states.loading');
-  const selectLabel = t('table.selectRow');
+  // The table's words, translated once per language and columns (not at each frame of a scroll).
+  const words = useMemo(
+    () => ({
+      loading: t('states.loading'),
+      selectRow: t('table.selectRow'),
+      selectAll: t('table.selectAll'),
+      sortHint: t('table.sortHint'),
+      notSortable: new Map(props.columns.map((c) => [c.id, t('table.notSortable', { column: c.header })])),
+      resize: new Map(props.columns.map((c) => [c.id, t('table.resize', { column: c.header })])),
+    }),
+    [t, props.columns],
+  );
+  const loadingLabel = words.loading;
+  const selectLabel = words.selectRow;
   const selectedCount = props.selected?.size ?? 0;
   const allSelected = selectable && total !== null && total > 0 && selectedCount >= total;
   const someSelected = selectable && selectedCount > 0 && !allSelected;
@@ -383,7 +395,7 @@ export function DataTable(props: DataTableProps) {
                       type="checkbox"
                       checked={allSelected}
                       aria-checked={someSelected ? 'mixed' : allSelected}
-                      aria-label={t('table.selectAll')}
+                      aria-label={words.selectAll}
                       onChange={() => props.onToggleAll?.()}
                     />
                   )}
@@ -403,7 +415,7 @@ export function DataTable(props: DataTableProps) {
                     aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
                   >
                     {canSort ? (
-                      <button type="button" className="dt-sort" onClick={h.column.getToggleSortingHandler()} title={t('table.sortHint')}>
+                      <button type="button" className="dt-sort" onClick={h.column.getToggleSortingHandler()} title={words.sortHint}>
                         <span className="dt-th-label">{spec?.header}</span>
                         <span className="dt-sort-mark" aria-hidden="true">
                           {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : ''}
@@ -411,7 +423,7 @@ export function DataTable(props: DataTableProps) {
                         </span>
                       </button>
                     ) : (
-                      <span className="dt-th-label" title={t('table.notSortable', { column: spec?.header ?? '' })}>
+                      <span className="dt-th-label" title={words.notSortable.get(h.column.id) ?? t('table.notSortable', { column: spec?.header ?? '' })}>
                         {spec?.header}
                       </span>
                     )}
@@ -419,7 +431,7 @@ export function DataTable(props: DataTableProps) {
                       className={`dt-resizer${h.column.getIsResizing() ? ' is-resizing' : ''}`}
                       role="separator"
                       aria-orientation="vertical"
-                      aria-label={t('table.resize', { column: spec?.header ?? h.column.id })}
+                      aria-label={words.resize.get(h.column.id) ?? t('table.resize', { column: spec?.header ?? h.column.id })}
                       onMouseDown={h.getResizeHandler()}
                       onTouchStart={h.getResizeHandler()}
                       onDoubleClick={() => h.column.resetSize()}

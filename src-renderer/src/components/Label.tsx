@@ -1,6 +1,6 @@
-// A related record's label, with a link to its view. LabelCell uses no hooks: the table
-// re-renders its rows when labels arrive (useLabelsVersion).
-import { peekLabel, requestLabel, useLabel } from '../data/lookup';
+// A related record's label, with a link to its view. Each label follows its own arrival: when a
+// page's labels arrive, the cells showing them are drawn again, not the table's rows.
+import { useLabel } from '../data/lookup';
 import { useI18n } from '../i18n';
 import { recordHref } from '../lib/links';
 
@@ -14,12 +14,9 @@ export function RecordLabel(props: { instance: string; resource: string; id: str
   return <LabelView {...props} label={label} missing={t('common.missing')} />;
 }
 
+/** A label in a table's cell: the text for a missing record given (no translation asked per cell). */
 export function LabelCell(props: { instance: string; resource: string; id: string | null | undefined; link?: boolean; missing: string }) {
-  let label: string | null | undefined = null;
-  if (props.id) {
-    label = peekLabel(props.instance, props.resource, props.id);
-    if (label === undefined) requestLabel(props.instance, props.resource, props.id);
-  }
+  const label = useLabel(props.instance, props.resource, props.id);
   return <LabelView {...props} label={label} />;
 }
 

@@ -30,9 +30,13 @@ export function valueText(t: TFunction, lang: Lang, instance: string, kind: Chan
 
 /** The mark of an incident with a change waiting (or not applied) on its row. */
 export function QueuedMark({ rowKey }: { rowKey: string }) {
-  const { t } = useI18n();
   const state = useQueue((s) => queuedMarks(s.entries).get(rowKey));
-  if (!state) return null;
+  return state ? <QueuedIcon state={state} /> : null;
+}
+
+/** The mark itself (a row without one, nearly every row of a list, asks no translation). */
+function QueuedIcon({ state }: { state: 'waiting' | 'failed' }) {
+  const { t } = useI18n();
   const label = state === 'waiting' ? t('queue.markWaiting') : t('queue.markFailed');
   return <span className={`queued-mark is-${state}`} role="img" aria-label={label} title={label} data-testid="queued-mark" data-state={state} />;
 }

@@ -93,15 +93,15 @@ const subscribe = (l: () => void) => {
   return () => listeners.delete(l);
 };
 
-/** Re-renders on every arrival of labels (the table's rows read them without hooks). */
+/** Re-renders on every arrival of labels (a view that reads many of them without hooks). */
 export function useLabelsVersion(): number {
   return useSyncExternalStore(subscribe, () => version);
 }
 
+/** A label, followed: its component is drawn again when that label arrives (not at every arrival). */
 export function useLabel(instance: string, resource: string, id: string | null | undefined): Entry {
-  useSyncExternalStore(subscribe, () => version);
+  const v = useSyncExternalStore(subscribe, () => (id ? peekLabel(instance, resource, id) : null));
   if (!id) return null;
-  const v = peekLabel(instance, resource, id);
   if (v === undefined && !bucket(instance, resource).has(id)) requestLabel(instance, resource, id);
   return v;
 }

@@ -48,8 +48,12 @@ export function ChangesNavLink({ on }: { on: boolean }) {
 
 /** A dot before an incident's title when it has changes waiting for the platform. */
 export function PendingMark({ instanceId, id }: { instanceId: string; id: string }) {
-  const { t } = useI18n();
   const marked = usePendingMark(instanceId, id);
-  if (!marked) return null;
+  return marked ? <PendingIcon /> : null;
+}
+
+/** The mark itself (a row without one, nearly every row of a list, asks no translation). */
+function PendingIcon() {
+  const { t } = useI18n();
   return <span className="pending-mark" role="img" aria-label={t('sync.pendingMark')} title={t('sync.pendingMark')} data-testid="pending-mark" />;
 }

@@ -1,7 +1,7 @@
 // Incident triage: quick filters with counts, charts, the server-paged virtualized table (or
 // its groups), the detail panel. The state is in the stores and the address; the actions
 // (actions/incidents.ts) read it there, this view only shows it.
-import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { IncidentStatus, RiskBand } from '../../../../src-shared/resources/fields';
 import { closeIncident, openIncident, pivotActionId, refOf } from '../../actions/incidents';
 import { announce } from '../../actions/notices';
@@ -30,7 +30,7 @@ import { bucketEnd, isFiltered, justBefore, queryKey, rangeBounds, type Incident
 import { FreshnessNote, StatusLine } from './StatusLine';
 import { PivotBar } from './pivots';
 
-// The charts' code (recharts) is its own chunk, asked for at once so it arrives with the data.
+// The charts are their own chunk, asked for at once so they arrive with the data.
 const chartsChunk = import('./Charts');
 const Charts = lazy(() => chartsChunk);
 
@@ -226,6 +226,11 @@ export function IncidentsView() {
     const b = rangeBounds(q.range, asOf);
     return { from: b.from ? b.from.slice(0, 10) : null, to: b.to ? justBefore(b.to).slice(0, 10) : new Date(asOf).toISOString().slice(0, 10) };
   }, [q.range, asOf]);
+  // The charts are drawn with the range their aggregates answer (not the new range over the old
+  // aggregates while the new ones are asked), after the header and the rows (a deferred value).
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const charted = useMemo(() => ({ stats: stats.stats, span }), [stats.stats]);
+  const chartInput = useDeferredValue(charted);
   const filtered = isFiltered(q);
   const rangeHint = useEmptyRangeHint(view, q, total);
   const empty =
@@ -258,7 +263,7 @@ export function IncidentsView() {
       <PivotBar query={q} instance={view === 'all' ? 'main' : view} />
       {chartsOpen && !grouped && (
         <div className="charts-wrap" aria-busy={stats.loading}>
-          {stats.stats ? (
+          {chartInput.stats ? (
             <Suspense
               fallback={
                 <div className="charts charts-placeholder">
@@ -266,7 +271,7 @@ export function IncidentsView() {
                 </div>
               }
             >
-              <Charts stats={stats.stats} statuses={chartFilter.statuses} risks={chartFilter.risks} onPick={pick} span={span} />
+              <Charts stats={chartInput.stats} statuses={chartFilter.statuses} risks={chartFilter.risks} onPick={pick} span={chartInput.span} />
             </Suspense>
           ) : (
             <div className="charts charts-placeholder">

@@ -30,6 +30,15 @@ const text = (v: unknown): string => (v === null || v === undefined ? '' : Strin
 
 export function incidentColumns(t: TFunction, lang: Lang, withInstance: boolean): ColumnSpec[] {
   const missing = t('common.missing');
+  const nobody = t('assign.nobody');
+  const untitled = t('incidents.untitled');
+  // The rows' words, translated once per language (a row drawn while scrolling looks them up).
+  const words = new Map<string, string>();
+  const word = (key: string, fallback: string): string => {
+    let w = words.get(key);
+    if (w === undefined) words.set(key, (w = t(key, { defaultValue: fallback })));
+    return w;
+  };
   const bool = (v: unknown) => (v === true || v === 1 ? t('common.yes') : v === false || v === 0 ? t('common.no') : '');
   const cols: ColumnSpec[] = [
     {
@@ -52,7 +61,7 @@ export function incidentColumns(t: TFunction, lang: Lang, withInstance: boolean)
         <span className="cell-title">
           <PendingMark instanceId={r._instance.id} id={text(r.id)} />
           <QueuedMark rowKey={`${r._instance.id}:${text(r.id)}`} />
-          {text(r.title) || <span className="muted">{t('incidents.untitled')}</span>}
+          {text(r.title) || <span className="muted">{untitled}</span>}
         </span>
       ),
       title: (r) => text(r.title),
@@ -63,7 +72,7 @@ export function incidentColumns(t: TFunction, lang: Lang, withInstance: boolean)
       // Wide enough for the longest status label in either language ("Information requested").
       size: 200,
       sortable: true,
-      render: (r) => <StatusPill status={text(r.status)} label={t(`status.${text(r.status)}`, { defaultValue: text(r.status) })} />,
+      render: (r) => <StatusPill status={text(r.status)} label={word(`status.${text(r.status)}`, text(r.status))} />,
     },
     {
       id: 'risklevel',
@@ -74,7 +83,7 @@ export function incidentColumns(t: TFunction, lang: Lang, withInstance: boolean)
       render: (r) => {
         const level = typeof r.risklevel === 'number' ? r.risklevel : 0;
         const band = riskBand(level);
-        return <RiskPill band={band} level={formatNumber(lang, level, 1)} bandLabel={t(`risk.${band}`)} />;
+        return <RiskPill band={band} level={formatNumber(lang, level, 1)} bandLabel={word(`risk.${band}`, band)} />;
       },
     },
     {
@@ -89,7 +98,7 @@ export function incidentColumns(t: TFunction, lang: Lang, withInstance: boolean)
       size: 140,
       render: (r) => {
         const id = r.user_id as string | null | undefined;
-        if (!id) return <span className="muted">{t('assign.nobody')}</span>;
+        if (!id) return <span className="muted">{nobody}</span>;
         return <span title={personName(r._instance.id, id, true)}>{personName(r._instance.id, id) ?? '…'}</span>;
       },
     },
@@ -147,7 +156,7 @@ export function incidentColumns(t: TFunction, lang: Lang, withInstance: boolean)
       defaultVisible: false,
       render: (r) => <span className="mono">{formatDateTime(lang, r.reopened_at as string)}</span>,
     },
-    { id: 'alert_type', header: t('fields.alert_type'), size: 110, sortable: true, defaultVisible: false, render: (r) => (r.alert_type ? t(`alertTypes.${String(r.alert_type)}`, { defaultValue: String(r.alert_type) }) : text(r.alert_type)) },
+    { id: 'alert_type', header: t('fields.alert_type'), size: 110, sortable: true, defaultVisible: false, render: (r) => (r.alert_type ? word(`alertTypes.${String(r.alert_type)}`, String(r.alert_type)) : text(r.alert_type)) },
     {
       id: 'c_occurrence_count',
       header: t('fields.c_occurrence_count'),
