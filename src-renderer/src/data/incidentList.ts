@@ -17,6 +17,7 @@ import { checkAuth, useSession } from '../state/session';
 import { currentQuery, useTriage } from '../state/triage';
 import { bucketFor, queryKey, searchText, statsByServer, toSearchFilters, toSearchRequest, toStatsQuery, type IncidentQuery, type Resolve } from '../views/incidents/query';
 import { cachedSource, rememberSource } from './listCache';
+import { FIRST_ROWS } from './paging';
 import { compareRows, MergedSource, PagedSource, type Row, type RowSource } from './source';
 
 export const INCIDENTS = 'service_asset_findings';
@@ -110,7 +111,7 @@ export function incidentSource(view: string, q: IncidentQuery, fields: readonly 
   // The first page is asked now, while the view renders, not once the table has been laid out
   // and painted (the table asks the same rows then: the request is already in flight). A grouped
   // view shows no rows: they are read when the table is shown.
-  if (!q.groupBy) source.ensure(0, 60);
+  if (!q.groupBy) source.ensure(0, FIRST_ROWS);
   return source;
 }
 
