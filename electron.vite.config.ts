@@ -48,6 +48,8 @@ const preloadApplication: Plugin = {
   transformIndexHtml: {
     order: 'post',
     handler(_html, ctx) {
+      // Its own chunk only: the chunks it shares with the lazy views are asked by the entry's
+      // import, once the first page is on its way (announced here, they delayed the entry).
       const files = ctx.chunk?.dynamicImports.filter((f) => /\/start-[^/]+\.js$/.test(f)) ?? [];
       return files.map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}` }, injectTo: 'head' as const }));
     },
