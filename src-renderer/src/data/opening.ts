@@ -9,6 +9,7 @@
 import { sendAhead } from '../api/primed';
 import { currentRoute } from '../router';
 import { keyInHand } from '../session';
+import { initialSelection } from '../state/selection';
 import { currentQuery, useTriage } from '../state/triage';
 import { useUi } from '../state/ui';
 import { NO_IDENTITY, toSearchRequest } from '../views/incidents/query';
@@ -20,8 +21,8 @@ const INCIDENT_SEARCH = '/cruddy/v2/service_asset_findings/search';
 
 /** Sends the incident list's first request now, when the address opens the main instance's list. */
 export async function askFirstPageAhead(): Promise<void> {
-  const route = currentRoute();
-  if (route.view !== 'incidents' || (route.instance !== undefined && route.instance !== 'main')) return;
+  // The main instance's list (the one the address names, or for a bare address the one last selected).
+  if (currentRoute().view !== 'incidents' || initialSelection() !== 'main') return;
   const q = currentQuery();
   // A grouped view reads its groups, not rows.
   if (q.groupBy) return;

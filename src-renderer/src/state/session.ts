@@ -40,6 +40,8 @@ export const useSession = create<SessionState>((set, get) => ({
     }
   },
   async start() {
+    // Started before the first render (start.tsx); the shell's start finds it done.
+    if (get().status !== 'checking') return;
     const found = await initialKey().catch(() => null);
     if (!found) {
       set({ status: 'signedOut' });
