@@ -17,7 +17,10 @@ window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () 
 const FIRST_PAGE_WAIT_MS = 250;
 
 async function render(): Promise<void> {
-  await useSession.getState().start();
+  // A key in hand signs in within a few microtasks; asking the other tabs takes longer, and the
+  // shell shows meanwhile (its own start joins this one).
+  const started = useSession.getState().start();
+  await Promise.race([started, new Promise((resolve) => setTimeout(resolve, 0))]);
   const source = useSession.getState().status === 'ready' ? openIncidentList() : null;
   if (source) await answeredWithin(source, FIRST_PAGE_WAIT_MS);
   createRoot(document.getElementById('root')!).render(
