@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 
 const r = (p: string) => resolve(__dirname, p);
 
@@ -34,6 +35,24 @@ const desktopEntry = {
     fs.mkdirSync(r('out/desktop'), { recursive: true });
     const desc = { name: pkg.name, version: pkg.version, description: pkg.description, private: true, main: '../main/index.js' };
     fs.writeFileSync(r('out/desktop/package.json'), `${JSON.stringify(desc, null, 2)}\n`);
+  },
+};
+
+/**
+ * The application's code, loaded by the console's entry once it has asked the first page
+ * (src-renderer/src/main.tsx): announced in index.html (modulepreload), so the browser downloads
+ * and parses it while the entry runs instead of after it.
+ */
+const preloadApplication: Plugin = {
+  name: 'radar-preload-application',
+  transformIndexHtml: {
+    order: 'post',
+    handler(_html, ctx) {
+      // Its own chunk only: the chunks it shares with the lazy views are asked by the entry's
+      // import, once the first page is on its way (announced here, they delayed the entry).
+      const files = ctx.chunk?.dynamicImports.filter((f) => /\/start-[^/]+\.js$/.test(f)) ?? [];
+      return files.map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}` }, injectTo: 'head' as const }));
+    },
   },
 };
 
@@ -71,7 +90,7 @@ export default defineConfig({
   },
   renderer: {
     root: r('src-renderer'),
-    plugins: [react(), referenceBundle],
+    plugins: [react(), referenceBundle, preloadApplication],
     build: {
       outDir: r('out/renderer'),
       emptyOutDir: true,

@@ -1,6 +1,6 @@
 // The console's shell: header (instance switcher, views, command palette, language, theme),
 // the current view, dialogs and notices.
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { keyLabel } from './actions/registry';
 import { useKeyboard } from './actions/keyboard';
 import { useDesktopMenu } from './actions/menu';
@@ -26,18 +26,26 @@ import { useUi, type ThemePref } from './state/ui';
 import { SignIn } from './SignIn';
 import { shareSession, takeKeyFromAddress } from './session';
 import { useAddressInstance } from './links';
-import { PublicBuilder } from './views/builders/PublicBuilder';
-import { SearchBuilder } from './views/builders/SearchBuilder';
 import { AssignDialog } from './views/incidents/AssignDialog';
 import { RiskDialog, StatusDialog } from './views/incidents/ChangeDialogs';
-import { ChangesView } from './views/changes/ChangesView';
-import { RuleSetView } from './views/compliance/RuleSetView';
-import { RuleWorkbench } from './views/compliance/RuleWorkbench';
 import { ChangesNavLink } from './views/changes/marks';
 import { IncidentsView } from './views/incidents/IncidentsView';
 import { ViewsDialog } from './views/incidents/ViewsDialog';
 import { NotFound } from './views/NotFound';
-import { RecordView, ResourceList, ResourcesIndex } from './views/resources/ResourceViews';
+
+/**
+ * The views the opened incident list does not need are loaded when first shown: the console's
+ * first rows wait only for the code they need. (Dialogs stay in the application's code: what is
+ * typed the moment one opens reaches it.)
+ */
+const ResourcesIndex = lazy(() => import('./views/resources/ResourceViews').then((m) => ({ default: m.ResourcesIndex })));
+const ResourceList = lazy(() => import('./views/resources/ResourceViews').then((m) => ({ default: m.ResourceList })));
+const RecordView = lazy(() => import('./views/resources/ResourceViews').then((m) => ({ default: m.RecordView })));
+const SearchBuilder = lazy(() => import('./views/builders/SearchBuilder').then((m) => ({ default: m.SearchBuilder })));
+const PublicBuilder = lazy(() => import('./views/builders/PublicBuilder').then((m) => ({ default: m.PublicBuilder })));
+const ChangesView = lazy(() => import('./views/changes/ChangesView').then((m) => ({ default: m.ChangesView })));
+const RuleWorkbench = lazy(() => import('./views/compliance/RuleWorkbench').then((m) => ({ default: m.RuleWorkbench })));
+const RuleSetView = lazy(() => import('./views/compliance/RuleSetView').then((m) => ({ default: m.RuleSetView })));
 
 function DialogHost() {
   const dialog = useUi((s) => s.dialog);
@@ -249,7 +257,17 @@ export function App() {
         )}
       </header>
       {status === 'ready' && <ConnectionBanner />}
-      <main className="main">{status === 'checking' ? <p className="muted pad">{t('states.loading')}</p> : status === 'ready' ? <Main route={route} /> : <SignIn />}</main>
+      <main className="main">
+        {status === 'checking' ? (
+          <p className="muted pad">{t('states.loading')}</p>
+        ) : status === 'ready' ? (
+          <Suspense fallback={<p className="muted pad">{t('states.loading')}</p>}>
+            <Main route={route} />
+          </Suspense>
+        ) : (
+          <SignIn />
+        )}
+      </main>
       <Palette />
       <DialogHost />
       {status === 'ready' && <QueueDialog />}

@@ -1,15 +1,8 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import './i18n';
-import { App } from './App';
-import { applyTheme, useUi } from './state/ui';
+// The console's entry. It asks the incident list's first page at once (data/opening.ts: a small
+// module, no component), then loads the application (start.tsx): the server reads the first rows
+// while the browser parses, evaluates and renders the rest.
+import { askFirstPageAhead } from './data/opening';
 import './styles.css';
 
-applyTheme(useUi.getState().theme);
-window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => applyTheme(useUi.getState().theme));
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+void askFirstPageAhead().catch(() => {});
+void import('./start');

@@ -2,7 +2,7 @@
 // (…/#/incidents/<id>, #/findings/<id>, #/assets/<id>) opens the right view. The incident list
 // keeps its whole query after `?` (views/incidents/url.ts); anything else unknown is not found.
 import { useSyncExternalStore } from 'react';
-import { RESOURCES } from '../../src-shared/resources/index';
+import { K } from '../../src-shared/resources/kinds';
 
 export type Route =
   | {
@@ -27,7 +27,9 @@ export type Route =
 
 /** front_link paths of the public API and the resources they name. */
 const LINK_RESOURCES: Record<string, string> = { findings: 'findings', assets: 'service_assets' };
-const KNOWN = new Set(RESOURCES.map((r) => r.name));
+// Every kind has its resource (the declarations' names, without loading the declarations: the
+// entry parses the address before the console's code is loaded).
+const KNOWN = new Set<string>(Object.values(K));
 
 function decode(part: string): string | null {
   try {

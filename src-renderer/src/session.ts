@@ -34,13 +34,33 @@ function keyFromOtherTab(): Promise<string | null> {
   });
 }
 
+const KEY_IN_ADDRESS = /(?:^#|&)key=([^&]+)/;
+
+/**
+ * The key the page opens with when it is in hand without asking another tab (the desktop bridge,
+ * the address, this tab's storage): read only, the address is left to initialKey.
+ */
+export async function keyInHand(): Promise<string | null> {
+  const bridge = desktop();
+  if (bridge) return (await bridge.session()).apiKey;
+  const m = KEY_IN_ADDRESS.exec(window.location.hash);
+  if (m) {
+    try {
+      return decodeURIComponent(m[1]!);
+    } catch {
+      return null;
+    }
+  }
+  return sessionStorage.getItem(STORAGE_KEY);
+}
+
 export async function initialKey(): Promise<{ key: string; routing?: string } | null> {
   const bridge = desktop();
   if (bridge) {
     const s = await bridge.session();
     return { key: s.apiKey, routing: s.routing };
   }
-  const m = /(?:^#|&)key=([^&]+)/.exec(window.location.hash);
+  const m = KEY_IN_ADDRESS.exec(window.location.hash);
   if (m) {
     const key = decodeURIComponent(m[1]!);
     sessionStorage.setItem(STORAGE_KEY, key);

@@ -6,6 +6,7 @@
 // envelope the typed client unwraps; `fanOut` asks every instance at once.
 import { ofetch } from 'ofetch';
 import { createClient, RadarApiError, type CallInput, type RadarClient, type RoutedElement } from '../../../src-shared/client/index';
+import { takeAhead } from './primed';
 
 /** A call that failed: the HTTP status (0 when the server did not answer at all) and the
  * server's error text. */
@@ -54,6 +55,14 @@ export interface CallOptions {
  * client reads the status and the body), reachability heard from every call. */
 async function transport(url: string | URL | Request, init?: RequestInit): Promise<Response> {
   try {
+    // The same request sent ahead while the console loaded (the opening's first page): its answer.
+    const ahead = takeAhead(String(url), init);
+    if (ahead) {
+      if (init?.signal?.aborted) throw new DOMException('aborted', 'AbortError');
+      const res = await ahead;
+      reached(true);
+      return res;
+    }
     const res = await ofetch.raw(String(url), {
       method: init?.method,
       headers: init?.headers,

@@ -17,6 +17,10 @@ import { checkAuth, useSession } from '../state/session';
 import { currentQuery, useTriage } from '../state/triage';
 import { bucketFor, queryKey, searchText, statsByServer, toSearchFilters, toSearchRequest, toStatsQuery, type IncidentQuery, type Resolve } from '../views/incidents/query';
 import { cachedSource, rememberSource } from './listCache';
+import { currentRoute } from '../router';
+import { useUi } from '../state/ui';
+import { openingFields } from './incidentFields';
+import { FIRST_ROWS } from './paging';
 import { compareRows, MergedSource, PagedSource, type Row, type RowSource } from './source';
 
 export const INCIDENTS = 'service_asset_findings';
@@ -110,8 +114,41 @@ export function incidentSource(view: string, q: IncidentQuery, fields: readonly 
   // The first page is asked now, while the view renders, not once the table has been laid out
   // and painted (the table asks the same rows then: the request is already in flight). A grouped
   // view shows no rows: they are read when the table is shown.
-  if (!q.groupBy) source.ensure(0, 60);
+  if (!q.groupBy) source.ensure(0, FIRST_ROWS);
   return source;
+}
+
+/**
+ * The incident list of the address being opened, made before the console's first render (its
+ * first page is then already on its way or in: data/opening.ts), as the view makes it: the view
+ * finds it in the cache and draws its rows in its first render when they are in.
+ */
+export function openIncidentList(): RowSource | null {
+  const route = currentRoute();
+  if (route.view !== 'incidents') return null;
+  const view = useInstances.getState().selected;
+  // The list's instance is the one the address names (IncidentsView reads nothing until the selection follows it).
+  if ((route.instance ?? 'main') !== view) return null;
+  const q = currentQuery();
+  return incidentSource(view, q, openingFields(q.columns, useUi.getState().columns.incidents));
+}
+
+/** Resolves once the source has answered (or failed), or after `ms`, whichever comes first. */
+export function answeredWithin(source: RowSource, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      unsub();
+      resolve();
+    };
+    const check = () => {
+      const st = source.state();
+      if (st.total !== null || st.error !== null || st.failures.length > 0) done();
+    };
+    const timer = setTimeout(done, ms);
+    const unsub = source.subscribe(check);
+    check();
+  });
 }
 
 /** Reads the rows again on every refresh (the button, the live list, a change sent); a list not

@@ -7,6 +7,7 @@ import { i18n } from '../i18n';
 import { serverText } from '../i18n/serverText';
 import { statusRank } from '../../../src-shared/resources/fields';
 import type { Page, Rec } from '../api/radar';
+import { PAGE_SIZE, READ_AHEAD } from './paging';
 
 export interface InstanceTag {
   id: string;
@@ -125,10 +126,10 @@ export class PagedSource extends Base implements RowSource {
     opts: PagedOptions = {},
   ) {
     super();
-    this.pageSize = opts.pageSize ?? 100;
+    this.pageSize = opts.pageSize ?? PAGE_SIZE;
     this.concurrency = opts.concurrency ?? 3;
     this.maxPages = opts.maxPages ?? 300;
-    this.ahead = opts.ahead ?? 2;
+    this.ahead = opts.ahead ?? READ_AHEAD;
   }
 
   state(): SourceState {

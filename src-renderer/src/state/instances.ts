@@ -8,9 +8,9 @@ import { MAIN, type Target } from '../api/client';
 import { addInstance, health as fetchHealth, instances as fetchInstances, removeInstance, testInstance, updateInstance, type Health } from '../api/radar';
 import type { InstanceTag } from '../data/source';
 import { currentRoute, navigate, setLinkInstance } from '../router';
+import { SELECTION_KEY, initialSelection } from './selection';
 import { checkAuth, useSession } from './session';
 
-const STORAGE_KEY = 'radar-console.instance';
 /** Health is tested this often while the console is open. */
 export const HEALTH_EVERY_MS = 6_000;
 
@@ -41,23 +41,6 @@ interface InstancesState {
 }
 
 const signature = (list: readonly InstanceView[]) => JSON.stringify(list);
-
-/**
- * The instance shown first: the one the address of a list names (none named: the main one), so
- * that a list opened by its address reads that instance from its first request; a bare address
- * opens the instance last selected here. A name this console does not have is said and replaced
- * by the main instance once the instance list arrives (links.ts).
- */
-function initialSelection(): Selection {
-  const bare = /^\/?$/.test(window.location.hash.replace(/^#/, '').replace(/^key=[^&]*&?/, ''));
-  const r = currentRoute();
-  if (!bare && (r.view === 'incidents' || r.view === 'resources' || r.view === 'resource')) {
-    const named = r.instance ?? 'main';
-    localStorage.setItem(STORAGE_KEY, named);
-    return named;
-  }
-  return localStorage.getItem(STORAGE_KEY) ?? 'main';
-}
 
 export const useInstances = create<InstancesState>((set, get) => ({
   list: [],
@@ -118,7 +101,7 @@ export const useInstances = create<InstancesState>((set, get) => ({
   select(id, opts) {
     const mainId = get().mainId;
     const sel = mainId && id === mainId ? 'main' : id;
-    localStorage.setItem(STORAGE_KEY, sel);
+    localStorage.setItem(SELECTION_KEY, sel);
     const changed = sel !== get().selected;
     set({ selected: sel });
     if (!changed || opts?.fromAddress) return;

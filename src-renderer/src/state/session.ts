@@ -22,6 +22,9 @@ interface SessionState {
   signOut(error?: { status: number; message: string }, opts?: { quiet?: boolean }): void;
 }
 
+/** The page's sign-in with the key it opened with (once per page). */
+let starting: Promise<void> | null = null;
+
 export const useSession = create<SessionState>((set, get) => ({
   status: 'checking',
   api: null,
@@ -39,15 +42,19 @@ export const useSession = create<SessionState>((set, get) => ({
       checkAuth(e);
     }
   },
-  async start() {
-    const found = await initialKey().catch(() => null);
-    if (!found) {
-      set({ status: 'signedOut' });
-      return;
-    }
-    // A key from the fragment, the bridge or this tab's storage is used at once; the first
-    // answer tells whether it is right.
-    set({ status: 'ready', api: createApi(found.key), routing: found.routing ?? null, error: null });
+  start() {
+    // Started before the first render (start.tsx); the shell's start joins it.
+    starting ??= (async () => {
+      const found = await initialKey().catch(() => null);
+      if (!found) {
+        set({ status: 'signedOut' });
+        return;
+      }
+      // A key from the fragment, the bridge or this tab's storage is used at once; the first
+      // answer tells whether it is right.
+      set({ status: 'ready', api: createApi(found.key), routing: found.routing ?? null, error: null });
+    })();
+    return starting;
   },
   async signIn(key) {
     const api = createApi(key);

@@ -4,7 +4,8 @@
 // user's last action (a filter change, a refresh), so every request of one action agrees.
 import { formatStandardQuery, type StandardFilter } from '../../../../src-shared/public/standard-filters';
 import { INCIDENT_STATUSES, RISK_BANDS, type IncidentStatus, type RiskBand } from '../../../../src-shared/resources/fields';
-import { emptySearch, type SearchFilter, type SearchRequest } from '../../../../src-shared/schemas/search';
+import { emptySearch } from '../../../../src-shared/client/empty-search';
+import type { SearchFilter, SearchRequest } from '../../../../src-shared/schemas/search';
 import { microsToTs, normalizeTs } from '../../../../src-shared/time';
 
 export const RANGE_PRESETS = ['all', '24h', '7d', '30d', '90d', '1y'] as const;
