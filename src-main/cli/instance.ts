@@ -5,7 +5,6 @@ import path from 'node:path';
 import { Command } from '@commander-js/extra-typings';
 import { ApiError } from '../../src-shared/errors';
 import { K } from '../../src-shared/resources/kinds';
-import { HEALTH_PROBE_PATH } from '../../src-shared/public/entities';
 import type { InstanceInput } from '../../src-shared/schemas/instances';
 import type { InstanceRow } from '../instances/catalog';
 import { findInstance, withCatalog } from './catalog';
@@ -157,7 +156,9 @@ function testCommand() {
         return;
       }
       const row = f.row;
-      const { RemoteClient } = await import('../instances/remote');
+      // The public lists (and the resource registry they are read from) load here, not with the
+      // command line: `serve` starts without them.
+      const [{ RemoteClient }, { HEALTH_PROBE_PATH }] = await Promise.all([import('../instances/remote'), import('../../src-shared/public/entities')]);
       const client = new RemoteClient({
         url: row.url!,
         apiKey: found.key ?? '',
