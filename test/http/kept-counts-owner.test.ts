@@ -80,6 +80,8 @@ async function expectKeptTrue(step: string): Promise<void> {
     { name: 'groups', qs: `group_id=in,${groups.join(',')}`, where: `group_id IN (${groups.map(() => '?').join(', ')})`, params: groups },
     { name: 'a group', qs: `group_id=eq,${groups[2]}`, where: 'group_id = ?', params: [groups[2]] },
     { name: 'no group', qs: 'group_id=isnull', where: 'group_id IS NULL', params: [] },
+    { name: 'stored band', qs: 'risk=eq,critical', where: `risk = 'critical'`, params: [] },
+    { name: 'stored bands + owner', qs: `risk=in,low,high&user_id=eq,${me}`, where: `risk IN ('low', 'high') AND user_id = ?`, params: [me] },
   ];
   for (const c of conditions) {
     for (const range of [
@@ -107,6 +109,8 @@ async function expectKeptTrue(step: string): Promise<void> {
   const belowHigh = { field: 'risklevel', filter_type: 'range', value: [7, null], negation: true };
   const aboveNone = { field: 'risklevel', filter_type: 'range', value: [null, 0], negation: true };
   const news = { field: 'status', filter_type: 'intersection', value: ['new', 'assigned_customer'] };
+  const storedCritical = { field: 'risk', filter_type: 'equal', value: 'critical' };
+  const storedApart = { field: 'risk', filter_type: 'intersection', value: ['low', 'high'] };
   const inRange = { field: 'created_at', filter_type: 'range', value: [lo, hi] };
   const searches: { name: string; filters: unknown[]; where: string; params: unknown[] }[] = [
     { name: 'owner', filters: [{ field: 'user_id', filter_type: 'equal', value: person }], where: 'user_id = ?', params: [person] },
@@ -119,6 +123,18 @@ async function expectKeptTrue(step: string): Promise<void> {
       params: [lo, hi, ...groups],
     },
     { name: 'critical + statuses', filters: [critical, news], where: `risklevel >= 9 AND status IN ('new', 'assigned_customer')`, params: [] },
+    // The stored band (risk), as the console sends bands that are not adjacent and scripts send a band.
+    { name: 'stored band', filters: [storedCritical], where: `risk = 'critical'`, params: [] },
+    { name: 'stored band + statuses', filters: [news, storedCritical], where: `risk = 'critical' AND status IN ('new', 'assigned_customer')`, params: [] },
+    { name: 'stored bands + range', filters: [storedApart, inRange], where: `risk IN ('low', 'high') AND created_at >= ? AND created_at <= ?`, params: [lo, hi] },
+    { name: 'stored band + owner', filters: [storedCritical, { field: 'user_id', filter_type: 'equal', value: me }], where: `risk = 'critical' AND user_id = ?`, params: [me] },
+    { name: 'stored bands + no owner', filters: [storedApart, { field: 'user_id', filter_type: 'exists', value: null }], where: `risk IN ('low', 'high') AND user_id IS NULL`, params: [] },
+    {
+      name: 'stored band + groups + risklevel bound',
+      filters: [storedApart, belowHigh, { field: 'group_id', filter_type: 'intersection', value: groups }],
+      where: `risk IN ('low', 'high') AND risklevel < 7 AND group_id IN (${groups.map(() => '?').join(', ')})`,
+      params: groups,
+    },
     { name: 'everything', filters: [], where: '1', params: [] },
   ];
   for (const s of searches) {
@@ -137,6 +153,8 @@ async function expectKeptTrue(step: string): Promise<void> {
     { field: 'finding_id', filters: [news], where: `status IN ('new', 'assigned_customer')`, params: [] },
     { field: 'service_asset_id', filters: [critical, news], where: `risklevel >= 9 AND status IN ('new', 'assigned_customer')`, params: [] },
     { field: 'service_asset_id', filters: [aboveNone, belowHigh], where: 'risklevel > 0 AND risklevel < 7', params: [] },
+    { field: 'status', filters: [storedCritical, { field: 'group_id', filter_type: 'intersection', value: groups }], where: `risk = 'critical' AND group_id IN (${groups.map(() => '?').join(', ')})`, params: groups },
+    { field: 'finding_id', filters: [storedApart, news], where: `risk IN ('low', 'high') AND status IN ('new', 'assigned_customer')`, params: [] },
     // Not from the kept counts (a range): counted, in the same order.
     { field: 'finding_id', filters: [inRange], where: 'created_at >= ? AND created_at <= ?', params: [lo, hi] },
   ];
@@ -192,6 +210,16 @@ describe('counts kept per owner, per group, per finding type and per asset', () 
     ok(await call('POST', `${I}/mass_update`, { ids: [d], fields: { group_id: null, status: 'assigned_customer' } }));
     ok(await call('POST', `${I}/mass_update`, { ids: [a, b], field: 'service_asset_id', value: other.service_asset_id }));
     await expectKeptTrue('mass_update');
+
+    // A stored band given apart from risklevel: answers with the band counted, then kept again
+    // once the band follows risklevel.
+    const [k] = await ids(`risklevel >= 9 AND user_id = '${me}'`, 1);
+    ok(await call('PUT', `${I}/update`, { id: k, risk: 'low' }));
+    expect(count(`id = ? AND risk = 'low' AND risklevel >= 9`, k), 'the band is stored as given').toBe(1);
+    await expectKeptTrue('a stored band apart from risklevel');
+    ok(await call('PUT', `${I}/update`, { id: k, risklevel: 9.5 }));
+    expect(count(`id = ? AND risk = 'critical'`, k), 'the band follows risklevel again').toBe(1);
+    await expectKeptTrue('the stored band following risklevel again');
 
     const [h, i, j] = await ids(`user_id = '${person}'`, 3);
     ok(await call('DELETE', `${I}/${h}`));

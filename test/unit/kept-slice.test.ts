@@ -30,6 +30,20 @@ describe('a plan as a slice of the kept counts (tally)', () => {
     expect(v2([{ field: 'user_id', filter_type: 'exists' }])).toEqual({ statuses: null, key: { column: 'user_id', values: [null] } });
   });
 
+  it('takes the stored band (risk) as bands that hold while it follows risklevel, with the risklevel bounds', () => {
+    expect(v2([{ field: 'risk', filter_type: 'equal', value: 'critical' }])).toEqual({ statuses: null, risks: ['critical'], storedRisk: true });
+    expect(
+      v2([
+        { field: 'risk', filter_type: 'intersection', value: ['low', 'high', 'critical'] },
+        { field: 'risklevel', filter_type: 'range', value: [7, null], negation: true },
+        { field: 'status', filter_type: 'equal', value: 'new' },
+      ]),
+    ).toEqual({ statuses: ['new'], risks: ['low'], storedRisk: true });
+    expect(standard('risk=in,none,medium&user_id=isnull')).toEqual({ statuses: null, risks: ['none', 'medium'], storedRisk: true, key: { column: 'user_id', values: [null] } });
+    expect(v2([{ field: 'risk', filter_type: 'equal', value: 'critical', negation: true }])).toBeUndefined();
+    expect(v2([{ field: 'risk', filter_type: 'exists' }])).toBeUndefined();
+  });
+
   it('is absent for any other condition of a v2 search', () => {
     for (const f of [
       { field: 'risklevel', filter_type: 'range', value: [7, 9] },

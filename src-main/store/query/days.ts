@@ -11,7 +11,7 @@
 // is above the bound and a row of a day before the upper bound's day is below it, whatever the
 // rest of either string; only rows of the bounds' own days need their timestamp compared.
 import { placeholders } from '../sql';
-import { COUNTED, DAY_COUNTS, KEPT_DIMENSIONS, keptKey, type DaySlice, type KeptColumn, type TimeBound } from '../kinds/incidents/kept';
+import { COUNTED, DAY_COUNTS, KEPT_DIMENSIONS, keptKey, RISK_APART_INDEX, RISK_APART_SQL, type DaySlice, type KeptColumn, type TimeBound } from '../kinds/incidents/kept';
 import { riskBandSql } from '../../../src-shared/resources/fields';
 import { VersionedCache } from '../data-version';
 import type { Statements } from '../statements';
@@ -95,6 +95,16 @@ function partsOf(s: DaySlice): Part[] | null {
   }
   if (upper) parts.push({ kept: false, table, day: last, where: `t.created_at >= ? AND ${lt(upper)}${tStatus.sql}`, params: [last, upper.ts, ...tStatus.params] });
   return parts;
+}
+
+/**
+ * Whether the kept counts answer the slice on the data as it is: always, unless a condition on
+ * the stored band (`risk`) is part of it and some incident's stored band is not its risklevel's
+ * band (one probe of an index holding only those); the caller counts the matches otherwise.
+ */
+export function keptSliceHolds(store: Statements, s: DaySlice): boolean {
+  if (!s.storedRisk) return true;
+  return store.get1(`SELECT 1 AS x FROM ${T} INDEXED BY ${RISK_APART_INDEX} WHERE ${RISK_APART_SQL} LIMIT 1`) === undefined;
 }
 
 export type DayBucket = 'day' | 'week' | 'month';

@@ -16,7 +16,7 @@ import { Anchors, fromAnchor, keyColumns, keysetUsable } from './keyset';
 import type { Rec, WriteContext } from '../api';
 import { attachRelations } from '../relations';
 import type { Statements } from '../statements';
-import { countOf } from './days';
+import { countOf, keptSliceHolds } from './days';
 import { keptGroups } from './groups';
 import { compileSearchPlan, countSqlOf, idsSqlOf, materialise, matchKey, planResource, type Plan } from './plan';
 import { incidentStats, type IncidentStats, type StatBucket } from './stats';
@@ -59,7 +59,7 @@ export class Runner {
         const key = matchKey(plan);
         total = store.totals.get(key, version);
         if (total === undefined) {
-          total = plan.tally ? countOf(store, plan.tally) : this.countMatches(plan, r, fill);
+          total = this.keptTally(plan) ? countOf(store, plan.tally!) : this.countMatches(plan, r, fill);
           store.totals.set(key, version, total);
         }
       }
@@ -78,7 +78,7 @@ export class Runner {
     if (known !== undefined) return known;
     return store.withHits((hits) => {
       const { fill, exact } = materialise(hits, plan);
-      const total = exact ?? (plan.tally ? countOf(store, plan.tally) : this.countMatches(plan, planResource(plan.resource), fill));
+      const total = exact ?? (this.keptTally(plan) ? countOf(store, plan.tally!) : this.countMatches(plan, planResource(plan.resource), fill));
       store.totals.set(key, version, total);
       return total;
     });
@@ -125,7 +125,7 @@ export class Runner {
     const decode = (rows: readonly { value: unknown; count: number }[]) => ({
       items: rows.map((row) => ({ value: decodeRow({ [f.name]: row.value }, [f])[f.name], count: row.count })),
     });
-    const kept = f.source === 'stored' && plan.tally ? keptGroups(this.store, f.name, plan.tally) : undefined;
+    const kept = f.source === 'stored' && this.keptTally(plan) ? keptGroups(this.store, f.name, plan.tally!) : undefined;
     if (kept) return decode(kept);
     const store = this.store;
     return store.withHits((hits) => {
@@ -208,6 +208,11 @@ export class Runner {
       store.anchors.set(key, version, anchors);
     }
     return rows;
+  }
+
+  /** Whether the plan's matches are read from the kept counts on the data as it is (days.ts, keptSliceHolds). */
+  private keptTally(plan: Plan): boolean {
+    return plan.tally !== undefined && keptSliceHolds(this.store, plan.tally);
   }
 
   /** COUNT(*) of the plan's matches. */
