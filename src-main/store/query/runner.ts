@@ -66,7 +66,7 @@ export class Runner {
       const items = rows.map((row) => decodeRow(row, fields));
       attachRelations(store, r, rows, items, plan.load, plan.idRels, plan.relatedComputed);
       return { items, total };
-    });
+    }, version);
   }
 
   /** The number of a plan's matches: reused while the data has not changed, else counted. */
@@ -81,7 +81,7 @@ export class Runner {
       const total = exact ?? (this.keptTally(plan) ? countOf(store, plan.tally!) : this.countMatches(plan, planResource(plan.resource), fill));
       store.totals.set(key, version, total);
       return total;
-    });
+    }, version);
   }
 
   /**
@@ -119,7 +119,7 @@ export class Runner {
    * the plan is a tally of them and the field is one they are kept by, else grouped in SQL with
    * the plan's full-text matches and widening.
    */
-  groupPlan(plan: Plan, field: string): { items: { value: unknown; count: number }[] } {
+  groupPlan(plan: Plan, field: string, version: string | null = this.store.version()): { items: { value: unknown; count: number }[] } {
     const r = planResource(plan.resource);
     const f = groupFieldOf(r, field);
     const decode = (rows: readonly { value: unknown; count: number }[]) => ({
@@ -136,7 +136,7 @@ export class Runner {
           plan.where.params,
         ),
       );
-    });
+    }, version);
   }
 
   /** delete_all over a request's filters (deleteMatches of its plan). */
