@@ -73,6 +73,8 @@ async function expectKeptTrue(step: string): Promise<void> {
   const [me, person] = keys('user_id', 2) as [string, string];
   const groups = keys('group_id', 3);
   const { lo, hi } = rangeOf();
+  const finding = rows<{ v: string }>(`SELECT finding_id AS v FROM service_asset_findings WHERE finding_id IS NOT NULL GROUP BY 1 ORDER BY COUNT(*) DESC, 1 LIMIT 1`)[0]!.v;
+  const assets = rows<{ v: string }>(`SELECT service_asset_id AS v FROM service_asset_findings WHERE service_asset_id IS NOT NULL GROUP BY 1 ORDER BY COUNT(*) DESC, 1 LIMIT 2`).map((r) => r.v);
   // Aggregates (the console's chips and charts) of owner and group conditions, alone and in a range.
   const conditions: { name: string; qs: string; where: string; params: unknown[] }[] = [
     { name: 'owner', qs: `user_id=eq,${me}`, where: 'user_id = ?', params: [me] },
@@ -81,6 +83,7 @@ async function expectKeptTrue(step: string): Promise<void> {
     { name: 'a group', qs: `group_id=eq,${groups[2]}`, where: 'group_id = ?', params: [groups[2]] },
     { name: 'no group', qs: 'group_id=isnull', where: 'group_id IS NULL', params: [] },
     { name: 'stored band', qs: 'risk=eq,critical', where: `risk = 'critical'`, params: [] },
+    { name: 'finding type + band', qs: `finding_id=eq,${finding}&risk=eq,critical`, where: `finding_id = ? AND risk = 'critical'`, params: [finding] },
     { name: 'stored bands + owner', qs: `risk=in,low,high&user_id=eq,${me}`, where: `risk IN ('low', 'high') AND user_id = ?`, params: [me] },
   ];
   for (const c of conditions) {
@@ -136,6 +139,13 @@ async function expectKeptTrue(step: string): Promise<void> {
       params: groups,
     },
     { name: 'everything', filters: [], where: '1', params: [] },
+    // A finding type or an asset with statuses and bands: the per-value counts.
+    { name: 'finding type + critical', filters: [critical, { field: 'finding_id', filter_type: 'equal', value: finding }], where: 'risklevel >= 9 AND finding_id = ?', params: [finding] },
+    { name: 'finding type + stored band + statuses', filters: [storedApart, news, { field: 'finding_id', filter_type: 'equal', value: finding }], where: `risk IN ('low', 'high') AND status IN ('new', 'assigned_customer') AND finding_id = ?`, params: [finding] },
+    { name: 'assets + band', filters: [aboveNone, belowHigh, { field: 'service_asset_id', filter_type: 'intersection', value: assets }], where: `risklevel > 0 AND risklevel < 7 AND service_asset_id IN (?, ?)`, params: assets },
+    { name: 'no asset + statuses', filters: [news, { field: 'service_asset_id', filter_type: 'exists', value: null }], where: `service_asset_id IS NULL AND status IN ('new', 'assigned_customer')`, params: [] },
+    // Not from them (a range besides): counted.
+    { name: 'finding type + range', filters: [inRange, { field: 'finding_id', filter_type: 'equal', value: finding }], where: 'created_at >= ? AND created_at <= ? AND finding_id = ?', params: [lo, hi, finding] },
   ];
   for (const s of searches) {
     const res = await call('POST', `${I}/search`, search({ limit: 1, filters: s.filters }));
@@ -155,6 +165,10 @@ async function expectKeptTrue(step: string): Promise<void> {
     { field: 'service_asset_id', filters: [aboveNone, belowHigh], where: 'risklevel > 0 AND risklevel < 7', params: [] },
     { field: 'status', filters: [storedCritical, { field: 'group_id', filter_type: 'intersection', value: groups }], where: `risk = 'critical' AND group_id IN (${groups.map(() => '?').join(', ')})`, params: groups },
     { field: 'finding_id', filters: [storedApart, news], where: `risk IN ('low', 'high') AND status IN ('new', 'assigned_customer')`, params: [] },
+    { field: 'status', filters: [critical, { field: 'finding_id', filter_type: 'equal', value: finding }], where: 'risklevel >= 9 AND finding_id = ?', params: [finding] },
+    { field: 'service_asset_id', filters: [news, { field: 'service_asset_id', filter_type: 'intersection', value: assets }], where: `status IN ('new', 'assigned_customer') AND service_asset_id IN (?, ?)`, params: assets },
+    { field: 'user_id', filters: [{ field: 'finding_id', filter_type: 'equal', value: finding }], where: 'finding_id = ?', params: [finding] },
+    { field: 'finding_id', filters: [{ field: 'service_asset_id', filter_type: 'intersection', value: assets }], where: 'service_asset_id IN (?, ?)', params: assets },
     // Not from the kept counts (a range): counted, in the same order.
     { field: 'finding_id', filters: [inRange], where: 'created_at >= ? AND created_at <= ?', params: [lo, hi] },
   ];

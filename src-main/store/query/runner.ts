@@ -50,7 +50,7 @@ export class Runner {
     const r = planResource(plan.resource);
     const version = opts.version === undefined ? store.version() : opts.version;
     return store.withHits((hits) => {
-      const { fill, exact } = materialise(hits, plan);
+      const { fill, fillCount, exact } = materialise(hits, plan);
       const fields = plan.fields.map((n) => fieldOf(r, n)!);
       const hidden = plan.hidden.map((n): FieldInfo => fieldOf(r, n)!);
       const rows = store.rowsByRids(selectByRids(r, [...fields, ...hidden]), this.pageIds(plan, r, version, fill));
@@ -59,7 +59,7 @@ export class Runner {
         const key = matchKey(plan);
         total = store.totals.get(key, version);
         if (total === undefined) {
-          total = this.keptTally(plan) ? countOf(store, plan.tally!) : this.countMatches(plan, r, fill);
+          total = this.keptTally(plan) ? countOf(store, plan.tally!) : this.countMatches(plan, r, fillCount);
           store.totals.set(key, version, total);
         }
       }
@@ -77,8 +77,8 @@ export class Runner {
     const known = store.totals.get(key, version);
     if (known !== undefined) return known;
     return store.withHits((hits) => {
-      const { fill, exact } = materialise(hits, plan);
-      const total = exact ?? (this.keptTally(plan) ? countOf(store, plan.tally!) : this.countMatches(plan, planResource(plan.resource), fill));
+      const { fillCount, exact } = materialise(hits, plan);
+      const total = exact ?? (this.keptTally(plan) ? countOf(store, plan.tally!) : this.countMatches(plan, planResource(plan.resource), fillCount));
       store.totals.set(key, version, total);
       return total;
     }, version);
@@ -129,10 +129,10 @@ export class Runner {
     if (kept) return decode(kept);
     const store = this.store;
     return store.withHits((hits) => {
-      const { fill } = materialise(hits, plan);
+      const { fillCount } = materialise(hits, plan);
       return decode(
         store.all<{ value: unknown; count: number }>(
-          fill(`${plan.cte}SELECT ${columnExpr(r, f)} AS value, COUNT(*) AS count FROM ${q(r.table)} t ${whereClause(plan.where)} GROUP BY 1 ORDER BY count DESC, value ASC`),
+          fillCount(`${plan.cte}SELECT ${columnExpr(r, f)} AS value, COUNT(*) AS count FROM ${q(r.table)} t ${whereClause(plan.where)} GROUP BY 1 ORDER BY count DESC, value ASC`),
           plan.where.params,
         ),
       );

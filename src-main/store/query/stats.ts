@@ -9,7 +9,7 @@ import { INCIDENT_STATUSES, RISK_BANDS, riskBandSql } from '../../../src-shared/
 import { VersionedCache } from '../data-version';
 import type { Statements } from '../statements';
 import { COUNTED } from '../kinds/incidents/kept';
-import { daysOf, keptSliceHolds, spanOf, type DayCount, type DaySlice } from './days';
+import { daysOf, keptPerDay, keptSliceHolds, spanOf, type DayCount, type DaySlice } from './days';
 import { fillSlots, matchKey, type Plan } from './plan';
 
 export type StatBucket = 'day' | 'week' | 'month';
@@ -135,7 +135,7 @@ export function incidentStats(store: Statements, plan: Plan, requested: StatBuck
   const hit = cache.get(key, version);
   if (hit) return hit;
   let stats: IncidentStats;
-  if (plan.tally && keptSliceHolds(store, plan.tally)) {
+  if (plan.tally && keptPerDay(plan.tally) && keptSliceHolds(store, plan.tally)) {
     stats = statsOfSlice(store, plan.tally, requested, version);
   } else {
     const days = daysOfMatches(store, plan, version);
