@@ -125,8 +125,16 @@ function partsOf(s: DaySlice): Part[] | null {
  */
 export function keptSliceHolds(store: Statements, s: DaySlice): boolean {
   if (!s.storedRisk) return true;
-  return store.get1(`SELECT 1 AS x FROM ${T} INDEXED BY ${RISK_APART_INDEX} WHERE ${RISK_APART_SQL} LIMIT 1`) === undefined;
+  return store.get1(APART_PROBE) === undefined;
 }
+
+/**
+ * Whether some incident's stored band is not its risklevel's band: read from RISK_APART_INDEX,
+ * which the planner takes for this condition (its own); not forced, so that a database opened
+ * read-only before its migration still answers (by a scan).
+ */
+export const APART_PROBE = `SELECT 1 AS x FROM ${T} WHERE ${RISK_APART_SQL} LIMIT 1`;
+export { RISK_APART_INDEX };
 
 export type DayBucket = 'day' | 'week' | 'month';
 
