@@ -37,6 +37,10 @@ export default defineConfig({
   // may take longer than Playwright's default 5 s to appear.
   expect: { timeout: 10_000 },
   fullyParallel: false,
+  // A browser test that fails is run once more: one that then passes is reported as flaky, by
+  // name, in the run's closing lines (scripts/summary.mjs), and counted; one that fails twice fails
+  // the run. RADAR_E2E_RETRIES=0 runs each once (to hunt a flaky test).
+  retries: Number(process.env.RADAR_E2E_RETRIES ?? 1),
   workers: /^\d+$/.test(workers) ? Number(workers) : workers,
   reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
   projects,

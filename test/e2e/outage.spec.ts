@@ -65,3 +65,32 @@ test('server stopped: a banner within seconds and failures that say why; restart
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('server stopped before the instance list answered: the switcher says not answering, as the banner does', async ({ page }) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-outage-'));
+  const db = path.join(dir, 'outage.sqlite');
+  copyDemoDatabase(db);
+  const key = crypto.randomBytes(16).toString('hex');
+  const s = await serve(db, key, 0);
+  try {
+    // The instance list (and its health) is held back until the server has stopped: the console
+    // knows the rows but not yet which instances there are.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/\/console\/v1\/instances(\/health)?$/, async (route) => {
+      await held;
+      await route.abort('connectionrefused');
+    });
+    await page.goto(`${s.main}/#key=${key}`);
+    await expect(loadedRows(page).first()).toBeVisible();
+    const switcher = page.getByRole('button', { name: /^Instance: / });
+    await stop(s.child);
+    release();
+    await expect(page.getByTestId('outage')).toContainText('The server is not answering.', { timeout: 10_000 });
+    await expect(switcher).toHaveAttribute('data-health', 'down');
+    await expect(switcher.getByRole('img')).toHaveAccessibleName(/^not answering/);
+  } finally {
+    await stop(s.child);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

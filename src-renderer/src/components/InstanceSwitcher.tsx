@@ -25,14 +25,15 @@ export function InstanceSwitcher() {
   const answers = (id: string) => answering(id, { up }, { health, mainId });
   const okCount = list.filter((i) => answers(i.id) === true).length;
   const known = up === false || list.some((i) => answers(i.id) !== undefined);
-  const currentOk = selected === 'all' ? (known ? okCount === list.length : undefined) : current ? answers(current.id) : undefined;
+  // While the server does not answer nothing does, whether or not the instance list was read before it stopped.
+  const currentOk = up === false ? false : selected === 'all' ? (known ? okCount === list.length : undefined) : current ? answers(current.id) : answers(selected);
   const healthText = (id: string) => {
     if (up === false) return t('instances.serverDown');
     const h = healthOf(id, { health, mainId });
     if (!h) return answers(id) ? t('instances.answering') : t('instances.unknown');
     return h.ok ? t('instances.ok', { ms: formatNumber(lang, h.time_ms, 0) }) : t('instances.down', { status: h.status, error: h.error || '' });
   };
-  const currentHealth = selected === 'all' ? t('instances.allHealth', { ok: okCount, count: list.length }) : current ? healthText(current.id) : t('instances.unknown');
+  const currentHealth = selected === 'all' ? t('instances.allHealth', { ok: okCount, count: list.length }) : healthText(current ? current.id : selected);
   const value = selected === 'main' ? (mainId ?? 'main') : selected;
   const checkAll = async () => {
     setChecking(true);
