@@ -597,7 +597,7 @@ async function main(): Promise<void> {
         ],
         rows.map((r) => {
           const s = summarize(r.ms);
-          const reqs = summarize(r.runs.map((x) => x.requests.filter((q) => !q.background).length));
+          const reqs = summarize(r.runs.map((x) => (x.requests ?? []).filter((q) => !q.background).length));
           return [
             r.view.family,
             r.view.name,
