@@ -147,3 +147,88 @@ export function explainRequest(file: string, req: CapturedRequest): string[] {
     db.close();
   }
 }
+
+// ------------------------------------------------------------------------------------------
+// The API's own cost of each view, without a browser: `node --import tsx bench/console-sql.ts`
+// (BENCH_DB, BENCH_VIEWS a pattern of view names). For each view of the matrix, on a store of its
+// own (nothing kept from another view), the v2 search as bench:console asks it (a page of 1 and
+// its total) and the console's aggregates of the same conditions, each timed as the runner
+// answers it; with BENCH_EXPLAIN=1 the statements behind the slow ones.
+
+/** A v2 filter of the matrix in the public API's standard grammar (the aggregates' query). */
+function standardOf(f: SearchFilter): Record<string, string> {
+  const v = f.value as unknown;
+  if (f.filter_type === 'equal') return { [f.field]: `eq,${String(v)}` };
+  if (f.filter_type === 'intersection') return { [f.field]: `in,${(v as unknown[]).join(',')}` };
+  if (f.filter_type === 'exists') return { [f.field]: 'isnull' };
+  if (f.filter_type === 'range') {
+    const [from, to] = v as [string | null, string | null];
+    if (from && !to) return { [f.field]: `gt,${from}` };
+    if (from && to) return { [f.field]: [`gt,${from}`, `lt,${to}`] as unknown as string };
+    if (to && !from) return { [f.field]: `lt,${to}` };
+  }
+  throw new Error(`no standard form for ${JSON.stringify(f)}`);
+}
+
+async function apiMain(): Promise<void> {
+  const { views, viewOrder } = await import('./console-views');
+  const { Runner } = await import('../src-main/store/query/runner');
+  const { emptySearch } = await import('../src-shared/schemas/search');
+  const file = process.env.BENCH_DB ?? 'bench/.data/bench.sqlite';
+  const pattern = new RegExp(process.env.BENCH_VIEWS ?? '.', 'i');
+  const runs = Number(process.env.BENCH_RUNS ?? 3);
+  const { db } = openDatabase(file, { create: false });
+  const one = (sql: string, p: unknown[]) => (db.prepare(sql).get(...p) as { id: string }).id;
+  const fx = {
+    asset: { id: one('SELECT id FROM service_assets WHERE name = ?', ['web-msk-001']), name: 'web-msk-001' },
+    finding: { id: one('SELECT id FROM findings WHERE title = ?', ['OpenSSH Remote code execution']), title: 'OpenSSH Remote code execution' },
+    person: (await import('./console-views')).PERSON,
+    group: (await import('./console-views')).GROUP,
+  };
+  const incidents = getResource('service_asset_findings');
+  const entity = publicEntity('incidents')!;
+  const pub = publicResource(entity);
+  const rows: string[][] = [];
+  for (const v of views(fx).filter((x) => pattern.test(x.name) && !x.groupBy && !x.ordering)) {
+    // As the view asks it: in its order (the console's default, the newest first).
+    const body = { ...emptySearch(1), include_fields: ['id'], filters: v.filters, virtual_search: { value: v.text, strict: false }, ordering: viewOrder(v) };
+    const search = [] as number[];
+    const stats = [] as number[];
+    let total = 0;
+    let kept = '';
+    for (let i = 0; i < runs; i++) {
+      const store = new Store(db);
+      const runner = new Runner(store);
+      const plan = compileSearchPlan(incidents, searchRequestSchema.parse(body));
+      kept = plan.tally ? 'kept' : plan.fts.length ? 'text' : 'counted';
+      const t = timed(() => runner.page(plan));
+      search.push(t.ms);
+      total = t.value.total;
+      const params: Record<string, string> = {};
+      for (const f of v.filters) Object.assign(params, standardOf(f));
+      const sq = parseStandardQuery({ ...params, ...(v.text ? { search: v.text } : {}) });
+      const sp = compileStandardQuery(pub, sq);
+      const s = timed(() => runner.stats(sp, 'auto', null));
+      stats.push(s.ms);
+      if (s.value.total !== total) throw new Error(`${v.name}: aggregates total ${s.value.total} vs search total ${total}`);
+    }
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    rows.push([v.name, fmtInt(total), kept, fmtMs(med(search)), fmtMs(med(stats))]);
+    console.log(`  ${v.name.padEnd(52)} ${fmtInt(total).padStart(9)}  ${kept.padEnd(8)} search ${fmtMs(med(search)).padStart(7)} ms  aggregates ${fmtMs(med(stats)).padStart(7)} ms  (${search.map(fmtMs).join(', ')} / ${stats.map(fmtMs).join(', ')})`);
+    if (process.env.BENCH_EXPLAIN === '1' && med(search) + med(stats) > 50) {
+      const store = new Store(db);
+      for (const s of searchSteps(store, 'service_asset_findings', body)) {
+        console.log(`        ${fmtMs(s.ms).padStart(6)} ms  ${s.what}${s.rows !== undefined ? `: ${fmtInt(s.rows)}` : ''}`);
+        if (s.plan) console.log(s.plan);
+      }
+    }
+  }
+  db.close();
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  apiMain().catch((e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
+}

@@ -82,6 +82,9 @@ export interface View {
   groupBy?: string;
 }
 
+/** The order a view's rows come in: its sort, else the console's default (the newest first). */
+export const viewOrder = (v: View): { field: string; direction: 'asc' | 'desc' }[] => v.ordering ?? [{ field: 'created_at', direction: 'desc' }];
+
 const ts = (ms: number): string => microsToTs(ms * 1000);
 const status = (...values: string[]): SearchFilter => (values.length === 1 ? { field: 'status', filter_type: 'equal', value: values[0]! } : { field: 'status', filter_type: 'intersection', value: values });
 /** The stored band (the console filters risklevel by the bands' bounds: two formulations, one answer). */

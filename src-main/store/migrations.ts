@@ -2,7 +2,7 @@
 // as first released; every later change to a declaration adds a migration here, and the
 // schema test compares a migrated database with the registry so that none is forgotten.
 import type Database from 'better-sqlite3';
-import { dayCountsDdl, dimensionCountsDdl, valueCountsDdl } from './kinds/incidents/kept';
+import { dayCountsDdl, dimensionCountsDdl, riskApartDdl, valueCountsDdl } from './kinds/incidents/kept';
 import { SCHEMA_VERSION } from './connection';
 import { registryDdl, registryIndexDdl, supersededIndexes } from './ddl';
 import { q } from './sql';
@@ -198,6 +198,13 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'incident counts per finding type and per asset (by status and risk band), kept by triggers',
     up: (db) => {
       for (const stmt of valueCountsDdl()) db.exec(stmt);
+    },
+  },
+  {
+    version: 13,
+    name: 'incidents whose stored risk band is not their risklevel\'s band (a partial index, empty while the band follows risklevel), so that a band condition is read from the kept counts',
+    up: (db) => {
+      for (const stmt of riskApartDdl()) db.exec(stmt);
     },
   },
 ];

@@ -17,18 +17,65 @@ const STATEMENT_CACHE_SIZE = 512;
  */
 export const DENSE_HITS = 3000;
 
-/** Full-text matches materialised once per request into temporary tables. */
+/**
+ * How many materialised matches a connection keeps for later reads of the same data (each the
+ * row ids of one match: a few MB for hundreds of thousands of matches).
+ */
+export const KEPT_MATCHES = 4;
+
+/** The register of kept matches: a temporary table, so that a rolled-back transaction rolls it back with the tables it names. */
+const KEPT_REGISTER = 'rc_kept_matches';
+
+/**
+ * Full-text matches materialised into temporary tables. With the data version the read is at,
+ * a match is kept for the reads after it while the data does not change (the page, its total,
+ * the aggregates and the groupings of one view each ask the same match): the connection keeps
+ * the last KEPT_MATCHES matches in tables of their own, registered in a temporary table. Without
+ * one (inside a write's transaction), it is materialised for this run alone.
+ */
 export class FtsHits {
   private used = 0;
-  constructor(private readonly store: Statements) {}
+  constructor(
+    private readonly store: Statements,
+    private readonly version: string | null = null,
+  ) {}
 
   /** The rows of one match in a temporary table, and a condition on `t._rid` naming it. */
   materialise(table: string, match: string): { sql: string; count: number } {
+    const kept = this.version === null ? undefined : this.kept(table, match, this.version);
+    const { name, count } = kept ?? this.once(table, match);
+    return { sql: `${count > DENSE_HITS ? '+' : ''}t._rid IN temp.${name}`, count };
+  }
+
+  private once(table: string, match: string): { name: string; count: number } {
     const name = `rc_hits_${this.used++}`;
     this.store.db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${name} (rid INTEGER PRIMARY KEY)`);
     this.store.scratch(`DELETE FROM temp.${name}`);
     const count = this.store.scratch(`INSERT INTO temp.${name} (rid) SELECT rowid FROM ${q(table)} WHERE ${q(table)} MATCH ?`, [match]);
-    return { sql: `${count > DENSE_HITS ? '+' : ''}t._rid IN temp.${name}`, count };
+    return { name, count };
+  }
+
+  /** The match kept at this data version, materialised into the least recently used slot if not kept. */
+  private kept(table: string, match: string, version: string): { name: string; count: number } {
+    const store = this.store;
+    store.db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${KEPT_REGISTER} (slot INTEGER PRIMARY KEY, key TEXT NOT NULL, version TEXT NOT NULL, n INTEGER NOT NULL, used INTEGER NOT NULL)`);
+    const key = JSON.stringify([table, match]);
+    const stamp = store.nextUse();
+    const hit = store.get1<{ slot: number; n: number }>(`SELECT slot, n FROM temp.${KEPT_REGISTER} WHERE key = ? AND version = ?`, [key, version]);
+    if (hit) {
+      store.scratch(`UPDATE temp.${KEPT_REGISTER} SET used = ? WHERE slot = ?`, [stamp, hit.slot]);
+      return { name: `rc_match_${hit.slot}`, count: hit.n };
+    }
+    const taken = store.all<{ slot: number; used: number; version: string }>(`SELECT slot, used, version FROM temp.${KEPT_REGISTER}`);
+    const free = Array.from({ length: KEPT_MATCHES }, (_, i) => i).find((i) => !taken.some((x) => x.slot === i));
+    // A free slot, else one kept at another data version (never read again), else the least recently used.
+    const slot = free ?? [...taken].sort((a, b) => Number(a.version === version) - Number(b.version === version) || a.used - b.used)[0]!.slot;
+    const name = `rc_match_${slot}`;
+    store.db.exec(`DROP TABLE IF EXISTS temp.${name}`);
+    store.db.exec(`CREATE TEMP TABLE ${name} (rid INTEGER PRIMARY KEY)`);
+    const count = store.scratch(`INSERT INTO temp.${name} (rid) SELECT rowid FROM ${q(table)} WHERE ${q(table)} MATCH ?`, [match]);
+    store.scratch(`INSERT OR REPLACE INTO temp.${KEPT_REGISTER} (slot, key, version, n, used) VALUES (?, ?, ?, ?, ?)`, [slot, key, version, count, stamp]);
+    return { name, count };
   }
 
   clear(): void {
@@ -95,9 +142,19 @@ export class Statements {
     return this.db.transaction(fn)();
   }
 
-  /** Runs fn with full-text matches materialised once (see FtsHits), cleaned up afterwards. */
-  withHits<T>(fn: (hits: FtsHits) => T): T {
-    const hits = new FtsHits(this);
+  private uses = 0;
+
+  /** A stamp of use, increasing (which kept match was read last). */
+  nextUse(): number {
+    return ++this.uses;
+  }
+
+  /**
+   * Runs fn with full-text matches materialised once (see FtsHits): kept for later reads while
+   * the data stays at `version` (null: for this run alone, cleaned up afterwards).
+   */
+  withHits<T>(fn: (hits: FtsHits) => T, version: string | null = null): T {
+    const hits = new FtsHits(this, version);
     try {
       return fn(hits);
     } finally {

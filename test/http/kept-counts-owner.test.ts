@@ -73,6 +73,8 @@ async function expectKeptTrue(step: string): Promise<void> {
   const [me, person] = keys('user_id', 2) as [string, string];
   const groups = keys('group_id', 3);
   const { lo, hi } = rangeOf();
+  const finding = rows<{ v: string }>(`SELECT finding_id AS v FROM service_asset_findings WHERE finding_id IS NOT NULL GROUP BY 1 ORDER BY COUNT(*) DESC, 1 LIMIT 1`)[0]!.v;
+  const assets = rows<{ v: string }>(`SELECT service_asset_id AS v FROM service_asset_findings WHERE service_asset_id IS NOT NULL GROUP BY 1 ORDER BY COUNT(*) DESC, 1 LIMIT 2`).map((r) => r.v);
   // Aggregates (the console's chips and charts) of owner and group conditions, alone and in a range.
   const conditions: { name: string; qs: string; where: string; params: unknown[] }[] = [
     { name: 'owner', qs: `user_id=eq,${me}`, where: 'user_id = ?', params: [me] },
@@ -80,6 +82,9 @@ async function expectKeptTrue(step: string): Promise<void> {
     { name: 'groups', qs: `group_id=in,${groups.join(',')}`, where: `group_id IN (${groups.map(() => '?').join(', ')})`, params: groups },
     { name: 'a group', qs: `group_id=eq,${groups[2]}`, where: 'group_id = ?', params: [groups[2]] },
     { name: 'no group', qs: 'group_id=isnull', where: 'group_id IS NULL', params: [] },
+    { name: 'stored band', qs: 'risk=eq,critical', where: `risk = 'critical'`, params: [] },
+    { name: 'finding type + band', qs: `finding_id=eq,${finding}&risk=eq,critical`, where: `finding_id = ? AND risk = 'critical'`, params: [finding] },
+    { name: 'stored bands + owner', qs: `risk=in,low,high&user_id=eq,${me}`, where: `risk IN ('low', 'high') AND user_id = ?`, params: [me] },
   ];
   for (const c of conditions) {
     for (const range of [
@@ -107,6 +112,8 @@ async function expectKeptTrue(step: string): Promise<void> {
   const belowHigh = { field: 'risklevel', filter_type: 'range', value: [7, null], negation: true };
   const aboveNone = { field: 'risklevel', filter_type: 'range', value: [null, 0], negation: true };
   const news = { field: 'status', filter_type: 'intersection', value: ['new', 'assigned_customer'] };
+  const storedCritical = { field: 'risk', filter_type: 'equal', value: 'critical' };
+  const storedApart = { field: 'risk', filter_type: 'intersection', value: ['low', 'high'] };
   const inRange = { field: 'created_at', filter_type: 'range', value: [lo, hi] };
   const searches: { name: string; filters: unknown[]; where: string; params: unknown[] }[] = [
     { name: 'owner', filters: [{ field: 'user_id', filter_type: 'equal', value: person }], where: 'user_id = ?', params: [person] },
@@ -119,7 +126,26 @@ async function expectKeptTrue(step: string): Promise<void> {
       params: [lo, hi, ...groups],
     },
     { name: 'critical + statuses', filters: [critical, news], where: `risklevel >= 9 AND status IN ('new', 'assigned_customer')`, params: [] },
+    // The stored band (risk), as the console sends bands that are not adjacent and scripts send a band.
+    { name: 'stored band', filters: [storedCritical], where: `risk = 'critical'`, params: [] },
+    { name: 'stored band + statuses', filters: [news, storedCritical], where: `risk = 'critical' AND status IN ('new', 'assigned_customer')`, params: [] },
+    { name: 'stored bands + range', filters: [storedApart, inRange], where: `risk IN ('low', 'high') AND created_at >= ? AND created_at <= ?`, params: [lo, hi] },
+    { name: 'stored band + owner', filters: [storedCritical, { field: 'user_id', filter_type: 'equal', value: me }], where: `risk = 'critical' AND user_id = ?`, params: [me] },
+    { name: 'stored bands + no owner', filters: [storedApart, { field: 'user_id', filter_type: 'exists', value: null }], where: `risk IN ('low', 'high') AND user_id IS NULL`, params: [] },
+    {
+      name: 'stored band + groups + risklevel bound',
+      filters: [storedApart, belowHigh, { field: 'group_id', filter_type: 'intersection', value: groups }],
+      where: `risk IN ('low', 'high') AND risklevel < 7 AND group_id IN (${groups.map(() => '?').join(', ')})`,
+      params: groups,
+    },
     { name: 'everything', filters: [], where: '1', params: [] },
+    // A finding type or an asset with statuses and bands: the per-value counts.
+    { name: 'finding type + critical', filters: [critical, { field: 'finding_id', filter_type: 'equal', value: finding }], where: 'risklevel >= 9 AND finding_id = ?', params: [finding] },
+    { name: 'finding type + stored band + statuses', filters: [storedApart, news, { field: 'finding_id', filter_type: 'equal', value: finding }], where: `risk IN ('low', 'high') AND status IN ('new', 'assigned_customer') AND finding_id = ?`, params: [finding] },
+    { name: 'assets + band', filters: [aboveNone, belowHigh, { field: 'service_asset_id', filter_type: 'intersection', value: assets }], where: `risklevel > 0 AND risklevel < 7 AND service_asset_id IN (?, ?)`, params: assets },
+    { name: 'no asset + statuses', filters: [news, { field: 'service_asset_id', filter_type: 'exists', value: null }], where: `service_asset_id IS NULL AND status IN ('new', 'assigned_customer')`, params: [] },
+    // Not from them (a range besides): counted.
+    { name: 'finding type + range', filters: [inRange, { field: 'finding_id', filter_type: 'equal', value: finding }], where: 'created_at >= ? AND created_at <= ? AND finding_id = ?', params: [lo, hi, finding] },
   ];
   for (const s of searches) {
     const res = await call('POST', `${I}/search`, search({ limit: 1, filters: s.filters }));
@@ -137,6 +163,12 @@ async function expectKeptTrue(step: string): Promise<void> {
     { field: 'finding_id', filters: [news], where: `status IN ('new', 'assigned_customer')`, params: [] },
     { field: 'service_asset_id', filters: [critical, news], where: `risklevel >= 9 AND status IN ('new', 'assigned_customer')`, params: [] },
     { field: 'service_asset_id', filters: [aboveNone, belowHigh], where: 'risklevel > 0 AND risklevel < 7', params: [] },
+    { field: 'status', filters: [storedCritical, { field: 'group_id', filter_type: 'intersection', value: groups }], where: `risk = 'critical' AND group_id IN (${groups.map(() => '?').join(', ')})`, params: groups },
+    { field: 'finding_id', filters: [storedApart, news], where: `risk IN ('low', 'high') AND status IN ('new', 'assigned_customer')`, params: [] },
+    { field: 'status', filters: [critical, { field: 'finding_id', filter_type: 'equal', value: finding }], where: 'risklevel >= 9 AND finding_id = ?', params: [finding] },
+    { field: 'service_asset_id', filters: [news, { field: 'service_asset_id', filter_type: 'intersection', value: assets }], where: `status IN ('new', 'assigned_customer') AND service_asset_id IN (?, ?)`, params: assets },
+    { field: 'user_id', filters: [{ field: 'finding_id', filter_type: 'equal', value: finding }], where: 'finding_id = ?', params: [finding] },
+    { field: 'finding_id', filters: [{ field: 'service_asset_id', filter_type: 'intersection', value: assets }], where: 'service_asset_id IN (?, ?)', params: assets },
     // Not from the kept counts (a range): counted, in the same order.
     { field: 'finding_id', filters: [inRange], where: 'created_at >= ? AND created_at <= ?', params: [lo, hi] },
   ];
@@ -192,6 +224,16 @@ describe('counts kept per owner, per group, per finding type and per asset', () 
     ok(await call('POST', `${I}/mass_update`, { ids: [d], fields: { group_id: null, status: 'assigned_customer' } }));
     ok(await call('POST', `${I}/mass_update`, { ids: [a, b], field: 'service_asset_id', value: other.service_asset_id }));
     await expectKeptTrue('mass_update');
+
+    // A stored band given apart from risklevel: answers with the band counted, then kept again
+    // once the band follows risklevel.
+    const [k] = await ids(`risklevel >= 9 AND user_id = '${me}'`, 1);
+    ok(await call('PUT', `${I}/update`, { id: k, risk: 'low' }));
+    expect(count(`id = ? AND risk = 'low' AND risklevel >= 9`, k), 'the band is stored as given').toBe(1);
+    await expectKeptTrue('a stored band apart from risklevel');
+    ok(await call('PUT', `${I}/update`, { id: k, risklevel: 9.5 }));
+    expect(count(`id = ? AND risk = 'critical'`, k), 'the band follows risklevel again').toBe(1);
+    await expectKeptTrue('the stored band following risklevel again');
 
     const [h, i, j] = await ids(`user_id = '${person}'`, 3);
     ok(await call('DELETE', `${I}/${h}`));

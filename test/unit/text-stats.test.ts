@@ -16,6 +16,10 @@ import { compileStandardQuery } from '../../src-main/store/query/standard';
 import { incidentStats } from '../../src-main/store/query/stats';
 import { DENSE_HITS } from '../../src-main/store/statements';
 import { Store } from '../../src-main/store/store';
+import { Runner } from '../../src-main/store/query/runner';
+import { compileSearchPlan } from '../../src-main/store/query/plan';
+import { getResource } from '../../src-shared/resources/index';
+import { emptySearch, type SearchFilter } from '../../src-shared/schemas/search';
 import { buildIncidentDataset } from '../../bench/lib';
 
 let dir: string;
@@ -33,6 +37,7 @@ afterAll(() => {
 });
 
 const R = publicResource(publicEntity('incidents')!);
+const I = getResource('service_asset_findings');
 
 /** The aggregates through the store, on a connection with nothing kept. */
 function viaStore(qs: Record<string, string>) {
@@ -76,6 +81,33 @@ describe('aggregates of a text search', () => {
         expect(stats.total, label).toBe(expected.reduce((n, x) => n + x.count, 0));
         expect(stats.total, label).toBeGreaterThan(0);
         expect(stats.over_time, label).toEqual(expected);
+      }
+    }
+  });
+
+  it('give search totals and groupings equal to a plain COUNT, for matches read by row id and matches probed from an index', () => {
+    const runner = new Runner(new Store(db));
+    const hitsOf = (word: string) => (db.prepare(`SELECT COUNT(*) AS n FROM service_asset_findings_fts WHERE service_asset_findings_fts MATCH ?`).get(`"${word}"`) as { n: number }).n;
+    const words = ['Detected', 'Обнаружено', 'nginx', 'пароль'].filter((w) => hitsOf(w) > 0);
+    expect(words.some((w) => hitsOf(w) > DENSE_HITS), 'a word matching more than DENSE_HITS').toBe(true);
+    const filters: [SearchFilter[], string][] = [
+      [[{ field: 'status', filter_type: 'equal', value: 'new' }], "status = 'new'"],
+      [[{ field: 'risk', filter_type: 'equal', value: 'critical' }], "risk = 'critical'"],
+      [[{ field: 'risklevel', filter_type: 'range', value: [9, null] }], 'risklevel >= 9'],
+      [[{ field: 'user_id', filter_type: 'exists', value: null }, { field: 'status', filter_type: 'intersection', value: ['new', 'closed'] }], "user_id IS NULL AND status IN ('new', 'closed')"],
+    ];
+    for (const word of words) {
+      for (const [f, where] of filters) {
+        for (const limit of [1, -1]) {
+          const plan = compileSearchPlan(I, { ...emptySearch(limit), filters: f, virtual_search: { value: word, strict: false }, ordering: [{ field: 'created_at', direction: 'desc' }] });
+          const want = (db.prepare(`SELECT COUNT(*) AS n FROM service_asset_findings t WHERE ${FTS} AND ${where}`).get(plan.fts[0]!.match) as { n: number }).n;
+          expect(runner.page(plan).total, `${word} ${where} (limit ${limit})`).toBe(want);
+        }
+        const group = compileSearchPlan(I, { ...emptySearch(-1), filters: f, virtual_search: { value: word, strict: false } });
+        const groups = db
+          .prepare(`SELECT status AS value, COUNT(*) AS count FROM service_asset_findings t WHERE ${FTS} AND ${where} GROUP BY 1 ORDER BY count DESC, value ASC`)
+          .all(group.fts[0]!.match);
+        expect(runner.groupPlan(group, 'status').items, `${word} ${where} grouped`).toEqual(groups);
       }
     }
   });

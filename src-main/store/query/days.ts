@@ -11,7 +11,7 @@
 // is above the bound and a row of a day before the upper bound's day is below it, whatever the
 // rest of either string; only rows of the bounds' own days need their timestamp compared.
 import { placeholders } from '../sql';
-import { COUNTED, DAY_COUNTS, KEPT_DIMENSIONS, keptKey, type DaySlice, type KeptColumn, type TimeBound } from '../kinds/incidents/kept';
+import { COUNTED, DAY_COUNTS, KEPT_DIMENSIONS, KEPT_VALUE_COUNTS, keptKey, RISK_APART_INDEX, RISK_APART_SQL, type DaySlice, type KeptColumn, type TimeBound } from '../kinds/incidents/kept';
 import { riskBandSql } from '../../../src-shared/resources/fields';
 import { VersionedCache } from '../data-version';
 import type { Statements } from '../statements';
@@ -42,8 +42,29 @@ interface Part {
   params: unknown[];
 }
 
+/** Whether the slice is read per day (else from the per-value counts: its counts and groupings only). */
+export const keptPerDay = (s: DaySlice): boolean => s.value === undefined;
+
+/** A slice of the per-value counts (finding type or asset by status and band) as one condition on its table; null: empty. */
+function valuePartOf(s: DaySlice): { table: string; where: string; params: unknown[] } | null {
+  const v = s.value!;
+  if (v.values.length === 0 || (s.statuses && s.statuses.length === 0) || (s.risks && s.risks.length === 0)) return null;
+  const where = ['n > 0', `k IN (${placeholders(v.values.length)})`];
+  const params: unknown[] = v.values.map(keptKey);
+  if (s.statuses) {
+    where.push(`status IN (${placeholders(s.statuses.length)})`);
+    params.push(...s.statuses);
+  }
+  if (s.risks) {
+    where.push(`risk IN (${placeholders(s.risks.length)})`);
+    params.push(...s.risks);
+  }
+  return { table: KEPT_VALUE_COUNTS[v.column].table, where: where.join(' AND '), params };
+}
+
 /** The slice as conditions: kept days, and the edge days read from the incidents; null: empty. */
 function partsOf(s: DaySlice): Part[] | null {
+  if (!keptPerDay(s)) throw new Error('a slice of the per-value counts has no days');
   const { lower, upper } = s;
   if (s.statuses && s.statuses.length === 0) return null;
   if (s.risks && s.risks.length === 0) return null;
@@ -96,6 +117,24 @@ function partsOf(s: DaySlice): Part[] | null {
   if (upper) parts.push({ kept: false, table, day: last, where: `t.created_at >= ? AND ${lt(upper)}${tStatus.sql}`, params: [last, upper.ts, ...tStatus.params] });
   return parts;
 }
+
+/**
+ * Whether the kept counts answer the slice on the data as it is: always, unless a condition on
+ * the stored band (`risk`) is part of it and some incident's stored band is not its risklevel's
+ * band (one probe of an index holding only those); the caller counts the matches otherwise.
+ */
+export function keptSliceHolds(store: Statements, s: DaySlice): boolean {
+  if (!s.storedRisk) return true;
+  return store.get1(APART_PROBE) === undefined;
+}
+
+/**
+ * Whether some incident's stored band is not its risklevel's band: read from RISK_APART_INDEX,
+ * which the planner takes for this condition (its own); not forced, so that a database opened
+ * read-only before its migration still answers (by a scan).
+ */
+export const APART_PROBE = `SELECT 1 AS x FROM ${T} WHERE ${RISK_APART_SQL} LIMIT 1`;
+export { RISK_APART_INDEX };
 
 export type DayBucket = 'day' | 'week' | 'month';
 
@@ -161,6 +200,10 @@ export function spanOf(store: Statements, s: DaySlice): { first?: string; last?:
 
 /** The number of the slice's incidents. */
 export function countOf(store: Statements, s: DaySlice): number {
+  if (!keptPerDay(s)) {
+    const p = valuePartOf(s);
+    return p ? (store.get1<{ n: number }>(`SELECT COALESCE(SUM(n), 0) AS n FROM ${p.table} WHERE ${p.where}`, p.params)?.n ?? 0) : 0;
+  }
   let n = 0;
   for (const p of partsOf(s) ?? []) {
     const sql = p.kept ? `SELECT COALESCE(SUM(n), 0) AS n FROM ${p.table} WHERE ${p.where}` : `SELECT COUNT(*) AS n FROM ${T} t WHERE ${p.where}`;
@@ -179,7 +222,11 @@ export type KeptGroupBy = 'status' | KeptColumn;
 export function groupsOf(store: Statements, s: DaySlice, by: KeptGroupBy): { value: string | null; count: number }[] {
   if (by !== 'status' && s.key?.column !== by) throw new Error(`a grouping by ${by} needs the slice read from its kept counts`);
   const sums = new Map<string | null, number>();
-  for (const p of partsOf(s) ?? []) {
+  if (!keptPerDay(s)) {
+    const p = valuePartOf(s);
+    for (const r of p ? store.all<{ v: string; n: number }>(`SELECT status AS v, SUM(n) AS n FROM ${p.table} WHERE ${p.where} GROUP BY 1`, p.params) : []) sums.set(r.v, r.n);
+  }
+  for (const p of keptPerDay(s) ? (partsOf(s) ?? []) : []) {
     const rows = p.kept
       ? store.all<{ v: string; n: number }>(`SELECT ${by === 'status' ? 'status' : 'k'} AS v, SUM(n) AS n FROM ${p.table} WHERE ${p.where} GROUP BY 1`, p.params)
       : store.all<{ v: string; n: number }>(`SELECT ${by === 'status' ? 't.status' : `COALESCE('=' || t.${by}, '')`} AS v, COUNT(*) AS n FROM ${T} t WHERE ${p.where} GROUP BY 1`, p.params);

@@ -1,10 +1,10 @@
 // The group operation's counts from the kept counts when they hold the answer: a grouping of
 // incidents by status, owner (user_id) or responsible group (group_id) whose plan is a slice of
 // the kept per-day counts (days.ts), or by finding type or asset whose plan is a slice of at most
-// statuses and risk bands (the kept per-value counts). The slice is the plan's tally
+// statuses, risk bands and values of that column (the kept per-value counts). The slice is the plan's tally
 // (kinds/incidents/kept.ts, sliceOf). Such a grouping is then a sum of kept rows instead of a
 // read of every matching incident.
-import { KEPT_VALUE_COUNTS, type KeptValueColumn } from '../kinds/incidents/kept';
+import { KEPT_VALUE_COUNTS, keptKey, type KeptValueColumn } from '../kinds/incidents/kept';
 import { placeholders } from '../sql';
 import type { Statements } from '../statements';
 import { groupsOf, type DaySlice, type KeptGroupBy } from './days';
@@ -24,6 +24,8 @@ export function keptGroups(store: Statements, field: string, tally: DaySlice): G
   if (!KEPT_GROUPINGS.includes(field)) return undefined;
   const by = field as KeptGroupBy;
   const slice = { ...tally };
+  // A slice of the per-value counts holds no owner or group.
+  if (slice.value && by !== 'status') return undefined;
   if (by !== 'status') {
     if (slice.key && slice.key.column !== by) return undefined;
     slice.key ??= { column: by, values: null };
@@ -34,9 +36,14 @@ export function keptGroups(store: Statements, field: string, tally: DaySlice): G
 /** A grouping by finding type or asset from its kept counts, when the slice is at most statuses and risk bands. */
 function valueGroups(store: Statements, column: KeptValueColumn, slice: DaySlice): Group[] | undefined {
   if (slice.lower || slice.upper || slice.key) return undefined;
-  if ((slice.statuses && slice.statuses.length === 0) || (slice.risks && slice.risks.length === 0)) return [];
+  if (slice.value && slice.value.column !== column) return undefined;
+  if ((slice.statuses && slice.statuses.length === 0) || (slice.risks && slice.risks.length === 0) || slice.value?.values.length === 0) return [];
   const where = ['n > 0'];
   const params: unknown[] = [];
+  if (slice.value) {
+    where.push(`k IN (${placeholders(slice.value.values.length)})`);
+    params.push(...slice.value.values.map(keptKey));
+  }
   if (slice.statuses) {
     where.push(`status IN (${placeholders(slice.statuses.length)})`);
     params.push(...slice.statuses);

@@ -16,7 +16,7 @@ import { Anchors, fromAnchor, keyColumns, keysetUsable } from './keyset';
 import type { Rec, WriteContext } from '../api';
 import { attachRelations } from '../relations';
 import type { Statements } from '../statements';
-import { countOf } from './days';
+import { countOf, keptSliceHolds } from './days';
 import { keptGroups } from './groups';
 import { compileSearchPlan, countSqlOf, idsSqlOf, materialise, matchKey, planResource, type Plan } from './plan';
 import { incidentStats, type IncidentStats, type StatBucket } from './stats';
@@ -50,7 +50,7 @@ export class Runner {
     const r = planResource(plan.resource);
     const version = opts.version === undefined ? store.version() : opts.version;
     return store.withHits((hits) => {
-      const { fill, exact } = materialise(hits, plan);
+      const { fill, fillCount, exact } = materialise(hits, plan);
       const fields = plan.fields.map((n) => fieldOf(r, n)!);
       const hidden = plan.hidden.map((n): FieldInfo => fieldOf(r, n)!);
       const rows = store.rowsByRids(selectByRids(r, [...fields, ...hidden]), this.pageIds(plan, r, version, fill));
@@ -59,14 +59,14 @@ export class Runner {
         const key = matchKey(plan);
         total = store.totals.get(key, version);
         if (total === undefined) {
-          total = plan.tally ? countOf(store, plan.tally) : this.countMatches(plan, r, fill);
+          total = this.keptTally(plan) ? countOf(store, plan.tally!) : this.countMatches(plan, r, fillCount);
           store.totals.set(key, version, total);
         }
       }
       const items = rows.map((row) => decodeRow(row, fields));
       attachRelations(store, r, rows, items, plan.load, plan.idRels, plan.relatedComputed);
       return { items, total };
-    });
+    }, version);
   }
 
   /** The number of a plan's matches: reused while the data has not changed, else counted. */
@@ -77,11 +77,11 @@ export class Runner {
     const known = store.totals.get(key, version);
     if (known !== undefined) return known;
     return store.withHits((hits) => {
-      const { fill, exact } = materialise(hits, plan);
-      const total = exact ?? (plan.tally ? countOf(store, plan.tally) : this.countMatches(plan, planResource(plan.resource), fill));
+      const { fillCount, exact } = materialise(hits, plan);
+      const total = exact ?? (this.keptTally(plan) ? countOf(store, plan.tally!) : this.countMatches(plan, planResource(plan.resource), fillCount));
       store.totals.set(key, version, total);
       return total;
-    });
+    }, version);
   }
 
   /**
@@ -119,24 +119,24 @@ export class Runner {
    * the plan is a tally of them and the field is one they are kept by, else grouped in SQL with
    * the plan's full-text matches and widening.
    */
-  groupPlan(plan: Plan, field: string): { items: { value: unknown; count: number }[] } {
+  groupPlan(plan: Plan, field: string, version: string | null = this.store.version()): { items: { value: unknown; count: number }[] } {
     const r = planResource(plan.resource);
     const f = groupFieldOf(r, field);
     const decode = (rows: readonly { value: unknown; count: number }[]) => ({
       items: rows.map((row) => ({ value: decodeRow({ [f.name]: row.value }, [f])[f.name], count: row.count })),
     });
-    const kept = f.source === 'stored' && plan.tally ? keptGroups(this.store, f.name, plan.tally) : undefined;
+    const kept = f.source === 'stored' && this.keptTally(plan) ? keptGroups(this.store, f.name, plan.tally!) : undefined;
     if (kept) return decode(kept);
     const store = this.store;
     return store.withHits((hits) => {
-      const { fill } = materialise(hits, plan);
+      const { fillCount } = materialise(hits, plan);
       return decode(
         store.all<{ value: unknown; count: number }>(
-          fill(`${plan.cte}SELECT ${columnExpr(r, f)} AS value, COUNT(*) AS count FROM ${q(r.table)} t ${whereClause(plan.where)} GROUP BY 1 ORDER BY count DESC, value ASC`),
+          fillCount(`${plan.cte}SELECT ${columnExpr(r, f)} AS value, COUNT(*) AS count FROM ${q(r.table)} t ${whereClause(plan.where)} GROUP BY 1 ORDER BY count DESC, value ASC`),
           plan.where.params,
         ),
       );
-    });
+    }, version);
   }
 
   /** delete_all over a request's filters (deleteMatches of its plan). */
@@ -208,6 +208,11 @@ export class Runner {
       store.anchors.set(key, version, anchors);
     }
     return rows;
+  }
+
+  /** Whether the plan's matches are read from the kept counts on the data as it is (days.ts, keptSliceHolds). */
+  private keptTally(plan: Plan): boolean {
+    return plan.tally !== undefined && keptSliceHolds(this.store, plan.tally);
   }
 
   /** COUNT(*) of the plan's matches. */

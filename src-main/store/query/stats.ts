@@ -9,7 +9,7 @@ import { INCIDENT_STATUSES, RISK_BANDS, riskBandSql } from '../../../src-shared/
 import { VersionedCache } from '../data-version';
 import type { Statements } from '../statements';
 import { COUNTED } from '../kinds/incidents/kept';
-import { daysOf, spanOf, type DayCount, type DaySlice } from './days';
+import { daysOf, keptPerDay, keptSliceHolds, spanOf, type DayCount, type DaySlice } from './days';
 import { fillSlots, matchKey, type Plan } from './plan';
 
 export type StatBucket = 'day' | 'week' | 'month';
@@ -46,11 +46,11 @@ function statsOfSlice(store: Statements, slice: DaySlice, requested: StatBucket 
  * order and probe the match, the `+` that forbids the lookups, which pays when a page of 100
  * stops early) would read every entry of the index here, since aggregates read every match.
  */
-function daysOfMatches(store: Statements, plan: Plan): DayCount[] {
+function daysOfMatches(store: Statements, plan: Plan, version: string | null): DayCount[] {
   return store.withHits((hits) => {
     const slots = plan.fts.map((s) => hits.materialise(s.table, s.match).sql.replace(/^\+/, ''));
     return store.all<DayCount>(fillSlots(`${plan.cte}${DAY_ROWS} WHERE ${plan.where.sql} GROUP BY 1, 2, 3`, (i) => slots[i]!), plan.where.params);
-  });
+  }, version);
 }
 
 function autoBucket(first: string | undefined, last: string | undefined): StatBucket {
@@ -135,10 +135,10 @@ export function incidentStats(store: Statements, plan: Plan, requested: StatBuck
   const hit = cache.get(key, version);
   if (hit) return hit;
   let stats: IncidentStats;
-  if (plan.tally) {
+  if (plan.tally && keptPerDay(plan.tally) && keptSliceHolds(store, plan.tally)) {
     stats = statsOfSlice(store, plan.tally, requested, version);
   } else {
-    const days = daysOfMatches(store, plan);
+    const days = daysOfMatches(store, plan, version);
     stats = summarise(days, bucketOfDays(days, requested));
   }
   cache.set(key, version, stats);

@@ -27,7 +27,7 @@ export type ReadTask =
 export function executeRead(store: Store, task: ReadTask, version: string | null = store.version()): string {
   const runner = new Runner(store);
   if (task.kind === 'stats') return JSON.stringify(runner.stats(task.plan, task.bucket, version));
-  if (task.kind === 'group') return JSON.stringify(runner.groupPlan(task.plan, task.field));
+  if (task.kind === 'group') return JSON.stringify(runner.groupPlan(task.plan, task.field, version));
   const { items, total } = runner.page(task.plan, { version });
   if (task.shape === 'items') return JSON.stringify({ items, total });
   const link = task.link;

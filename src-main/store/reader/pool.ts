@@ -258,10 +258,14 @@ export class ReaderPool {
   }
 }
 
-/** A small hash of the database and the matched set (resource, condition, full-text matches). */
+/**
+ * A small hash of the database and the matched set (resource, condition, full-text matches); of
+ * the full-text matches alone when there are some, so that every read of a match (a view's page,
+ * total, aggregates and groupings) goes to the reader that keeps it materialised.
+ */
 function affinityOf(db: string, task: ReadTask): number {
   const p = task.plan;
-  const text = `${db}|${p.resource}|${p.cte}|${p.where.sql}|${JSON.stringify(p.where.params)}|${JSON.stringify(p.fts)}`;
+  const text = p.fts.length ? `${db}|${JSON.stringify(p.fts)}` : `${db}|${p.resource}|${p.cte}|${p.where.sql}|${JSON.stringify(p.where.params)}`;
   let h = 2166136261;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
   return h >>> 0;

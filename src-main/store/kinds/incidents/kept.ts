@@ -140,6 +140,22 @@ function replaceKept(dims: readonly KeptDimension[]): string[] {
   ]);
 }
 
+/**
+ * Incidents whose stored band (`risk`) is not their risklevel's band: a partial index holding
+ * only those (none while every write lets `risk` follow risklevel, as the write path does unless
+ * a band is given), so that whether a condition on the stored band equals the same condition on
+ * risklevel's band is one index probe. SQLite keeps it in step with every write, whichever
+ * connection or process makes it, with no trigger.
+ */
+export const RISK_APART_INDEX = `ix_${T}_risk_apart`;
+
+/** The condition of RISK_APART_INDEX on a row of the incidents (its text is the index's, so the planner takes it). */
+export const RISK_APART_SQL = `risk IS NOT (${riskBandSql('risklevel')})`;
+
+export function riskApartDdl(): string[] {
+  return [`CREATE INDEX IF NOT EXISTS ${RISK_APART_INDEX} ON ${T} (risk) WHERE ${RISK_APART_SQL}`];
+}
+
 /** One bound on created_at: a normalised timestamp, strict (`>`, `<`) or not (`>=`, `<=`). */
 export interface TimeBound {
   ts: string;
@@ -162,7 +178,25 @@ export interface DaySlice {
   upper?: TimeBound;
   statuses: readonly string[] | null;
   risks?: readonly string[] | null;
+  /**
+   * Whether a condition on the stored band (`risk`) narrowed `risks`: the kept counts are by
+   * risklevel's band, so the slice holds only while no incident's stored band differs from it
+   * (RISK_APART_INDEX; days.ts, keptSliceHolds).
+   */
+  storedRisk?: boolean;
   key?: KeyCondition;
+  /**
+   * Values of the finding type or asset column (null: none): the slice is then read from that
+   * column's kept counts by status and risk band (KEPT_VALUE_COUNTS, no day), so it has no time
+   * bound and no owner or group condition, and answers counts and groupings, not counts per day.
+   */
+  value?: ValueCondition;
+}
+
+/** Values of the finding type or asset column (null: none). */
+export interface ValueCondition {
+  column: KeptValueColumn;
+  values: readonly (string | null)[];
 }
 
 /**
@@ -202,13 +236,16 @@ function bandsOf(c: Condition): string[] | undefined {
 }
 
 const KEPT_COLUMNS: readonly string[] = Object.keys(KEPT_DIMENSIONS);
+const VALUE_COLUMNS: readonly string[] = Object.keys(KEPT_VALUE_COUNTS);
 
 const asText = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
 
 /**
  * A query's matches as a slice of the kept counts, when its conditions (each as its compiler
  * takes it, values already checked) are at most creation-time bounds, status values, risklevel
- * bounds at the bands' starts, and values (or none) of one of the owner or group columns;
+ * bounds at the bands' starts, stored bands (`risk`, see DaySlice.storedRisk), and values (or
+ * none) of one of the owner or group columns, or, with no time bound, owner or group, of the
+ * finding type or asset column (DaySlice.value);
  * undefined for any other condition or resource. The one rule of "only these conditions" for
  * the totals of searches and lists, the statistics and the groupings.
  */
@@ -237,6 +274,13 @@ export function sliceOf(r: { table: string }, conds: readonly Condition[]): DayS
       continue;
     }
     if (c.not) return undefined;
+    if (c.field === 'risk' && ((c.op === 'eq' && c.values.length === 1) || c.op === 'in')) {
+      const values = c.values.map(asText);
+      if (values.some((v) => v === undefined)) return undefined;
+      slice.risks = slice.risks ? slice.risks.filter((x) => values.includes(x)) : [...new Set(values as string[])];
+      slice.storedRisk = true;
+      continue;
+    }
     if (c.field === 'status' && ((c.op === 'eq' && c.values.length === 1) || c.op === 'in')) {
       const values = c.values.map(asText);
       if (values.some((v) => v === undefined)) return undefined;
@@ -245,6 +289,12 @@ export function sliceOf(r: { table: string }, conds: readonly Condition[]): DayS
       if (c.op === 'eq' && c.values.length !== 1) return undefined;
       if (c.op !== 'isnull' && !c.values.every((v) => typeof v === 'string')) return undefined;
       if (!keepKey(c.field as KeptColumn, c.op === 'isnull' ? [null] : (c.values as string[]))) return undefined;
+    } else if (VALUE_COLUMNS.includes(c.field) && (c.op === 'eq' || c.op === 'in' || c.op === 'isnull')) {
+      if (c.op === 'eq' && c.values.length !== 1) return undefined;
+      if (c.op !== 'isnull' && !c.values.every((v) => typeof v === 'string')) return undefined;
+      const values: (string | null)[] = c.op === 'isnull' ? [null] : (c.values as string[]);
+      if (slice.value && slice.value.column !== c.field) return undefined;
+      slice.value = { column: c.field as KeptValueColumn, values: slice.value ? slice.value.values.filter((x) => values.includes(x)) : [...new Set(values)] };
     } else if (c.field === 'created_at' && (c.op === 'ge' || c.op === 'gt' || c.op === 'le' || c.op === 'lt')) {
       const ts = typeof c.values[0] === 'string' ? normalizeTs(c.values[0]) : null;
       if (ts === null) return undefined;
@@ -255,6 +305,8 @@ export function sliceOf(r: { table: string }, conds: readonly Condition[]): DayS
       return undefined;
     }
   }
+  // The per-value counts have no day, owner or group.
+  if (slice.value && (slice.lower || slice.upper || slice.key)) return undefined;
   return slice;
 }
 
