@@ -184,8 +184,9 @@ export class PagedSource extends Base implements RowSource {
     }
     const visible = list.slice(0, last - first + 1);
     this.wanted = forward ? list : [...visible.reverse(), ...list.slice(last - first + 1)];
-    // Requests for pages far from the viewport are dropped; near ones (and the read-ahead) are let finish.
-    const far = Math.max(FAR_PAGES, ahead + 1);
+    // Requests for pages far from the viewport are dropped; near ones are let finish, and so is
+    // a read-ahead of a scroll that has slowed down since (it will reach them).
+    const far = Math.max(FAR_PAGES, MAX_AHEAD + 1);
     for (const [p, ctl] of this.inflight) {
       if (p < first - far || p > last + far) {
         ctl.abort();
