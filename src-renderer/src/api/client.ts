@@ -95,7 +95,11 @@ function failureOf(e: unknown, signal: AbortSignal | undefined): unknown {
 export function createApi(apiKey: string, base = '') {
   const common: Record<string, string> = {};
   const client: RadarClient = createClient({ url: base, apiKey, headers: common, fetch: transport as typeof fetch });
+  // The same calls with the answer handed over as the server gave it: for the pages of a list,
+  // which are checked by a check compiled from the same schemas (pageCheck.ts).
+  const raw: RadarClient = createClient({ url: base, apiKey, headers: common, fetch: transport as typeof fetch, validate: false });
   const on = (target: Target) => (target.kind === 'main' ? client : client.instance(target.id));
+  const onRaw = (target: Target) => (target.kind === 'main' ? raw : raw.instance(target.id));
 
   /** Runs a call of the typed client, its failures as ApiFailure (or an AbortError). */
   async function run<T>(signal: AbortSignal | undefined, timeout: number | undefined, go: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
@@ -127,6 +131,8 @@ export function createApi(apiKey: string, base = '') {
     client,
     /** The typed client's calls on one instance, its failures as ApiFailure. */
     on: (target: Target) => on(target),
+    /** The same calls, their answers not checked: the caller checks them (pageCheck.ts). */
+    unchecked: (target: Target) => onRaw(target),
     run,
     op,
     fanOut,

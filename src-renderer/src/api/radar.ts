@@ -10,6 +10,7 @@ import type { IncidentStatus } from '../../../src-shared/resources/fields';
 import type { z } from 'zod';
 import type { BulkJobView, bulkRequestSchema } from '../../../src-shared/schemas/incident-bulk';
 import { MAIN as MAIN_T, type Api, type Element, type Target } from './client';
+import { checkedPage } from './pageCheck';
 
 export type Rec = Record<string, unknown> & { id: string };
 export type BulkRequestInput = z.input<typeof bulkRequestSchema>;
@@ -20,8 +21,9 @@ export const V2 = '/cruddy/v2';
 export const PUBLIC = '/data/public/api/v1';
 export const STATS = '/console/v1/stats/incidents';
 
+/** A page of a resource's search, checked against the operation's answer schema by the check compiled from it. */
 export async function search(api: Api, target: Target, resource: string, req: SearchRequest, signal?: AbortSignal): Promise<Page> {
-  return api.run(signal, undefined, (s) => api.on(target).dynamic.resource(resource).search(req, { signal: s })) as Promise<Page>;
+  return api.run(signal, undefined, async (s) => checkedPage<Page>(resource, await api.unchecked(target).dynamic.resource(resource).search(req, { signal: s })));
 }
 
 export async function getRecord(api: Api, target: Target, resource: string, id: string, relations?: readonly string[], signal?: AbortSignal): Promise<Rec> {

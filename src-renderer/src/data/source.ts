@@ -93,6 +93,15 @@ const FAR_PAGES = 6;
 /** Pages read in one request at most once the list has answered (pages next to each other that are all wanted). */
 const MAX_BATCH = 3;
 
+/** A fast scroll reads ahead what it will reach in this long (a page's answer on a busy machine takes some hundreds of ms). */
+const LEAD_MS = 2000;
+/** Pages read ahead at most, however fast the scroll. */
+const MAX_AHEAD = 12;
+/** How much of the newest speed counts in the scroll's speed (the rest is the speed so far). */
+const SPEED_WEIGHT = 0.5;
+/** A pause longer than this starts the scroll's speed again from zero. */
+const IDLE_MS = 400;
+
 export type PageFetcher = (offset: number, limit: number, signal: AbortSignal) => Promise<Page>;
 
 export interface PagedOptions {
@@ -118,6 +127,9 @@ export class PagedSource extends Base implements RowSource {
   private total: number | null = null;
   private error: Error | null = null;
   private lastStart = 0;
+  private lastAt = 0;
+  /** The scroll's speed in rows per millisecond (smoothed over the viewport's last moves). */
+  private speed = 0;
 
   constructor(
     readonly key: string,
@@ -160,24 +172,39 @@ export class PagedSource extends Base implements RowSource {
     const first = Math.floor(s / this.pageSize);
     const last = Math.max(first, Math.ceil(e / this.pageSize) - 1);
     const forward = s >= this.lastStart;
+    const ahead = this.aheadFor(s);
     this.lastStart = s;
     const list: number[] = [];
     for (let p = first; p <= last; p++) list.push(p);
-    // Pages beyond the viewport in the scrolling direction, fetched after the visible ones.
-    for (let k = 1; k <= this.ahead; k++) {
+    // Pages beyond the viewport in the scrolling direction, fetched after the visible ones: as
+    // many as the scroll will reach before a page asked now has answered.
+    for (let k = 1; k <= ahead; k++) {
       const extra = forward ? last + k : first - k;
       if (extra >= 0 && (this.total === null || extra * this.pageSize < this.total)) list.push(extra);
     }
     const visible = list.slice(0, last - first + 1);
     this.wanted = forward ? list : [...visible.reverse(), ...list.slice(last - first + 1)];
-    // Requests for pages far from the viewport are dropped; near ones are let finish.
+    // Requests for pages far from the viewport are dropped; near ones are let finish, and so is
+    // a read-ahead of a scroll that has slowed down since (it will reach them).
+    const far = Math.max(FAR_PAGES, MAX_AHEAD + 1);
     for (const [p, ctl] of this.inflight) {
-      if (p < first - FAR_PAGES || p > last + FAR_PAGES) {
+      if (p < first - far || p > last + far) {
         ctl.abort();
         this.inflight.delete(p);
       }
     }
     this.pump();
+  }
+
+  /** Pages to read ahead of a viewport that now starts at `start`: the usual few, more as the scroll goes faster. */
+  private aheadFor(start: number): number {
+    const now = performance.now();
+    const dt = now - this.lastAt;
+    if (dt > IDLE_MS) this.speed = 0;
+    else if (dt >= 1) this.speed = this.speed * (1 - SPEED_WEIGHT) + (Math.abs(start - this.lastStart) / dt) * SPEED_WEIGHT;
+    // (Asked again within the same millisecond: the speed so far.)
+    if (dt >= 1) this.lastAt = now;
+    return Math.min(MAX_AHEAD, Math.max(this.ahead, Math.ceil((this.speed * LEAD_MS) / this.pageSize)));
   }
 
   refresh(): void {
