@@ -111,6 +111,9 @@ function useRowWindow(ref: RefObject<HTMLDivElement | null>, count: number): Win
           const next = { top, height: h ?? v.height };
           const [a0, a1] = rowWindow(v.top, v.height, Number.MAX_SAFE_INTEGER);
           const [b0, b1] = rowWindow(next.top, next.height, Number.MAX_SAFE_INTEGER);
+          // The element's own height arriving smaller than the page's: the rows drawn already
+          // cover it, no second render at opening (the next scroll uses the real height).
+          if (!sync && next.top === v.top && b0 >= a0 && b1 <= a1) return v;
           return a0 === b0 && a1 === b1 ? v : next;
         });
       // On a scroll the rows are drawn before the frame is painted (no blank frame under the overscan).
