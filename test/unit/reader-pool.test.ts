@@ -100,6 +100,35 @@ describe('reader pool', () => {
     expect(pool.read(file, page({ offset: 5 }), v, 'api')).not.toBe(a);
   });
 
+  it('runs the reads of one full-text match on one reader, waiting for it while another is free, and its aggregates beside them', async () => {
+    const p = new ReaderPool({ size: 2, idleMs: 60_000 });
+    try {
+      const text = { virtual_search: { value: 'сервер', strict: false } };
+      const base = page(text).plan;
+      expect(base.fts).toHaveLength(1);
+      const order: string[] = [];
+      const note = (name: string) => (b: Buffer) => {
+        order.push(name);
+        return b;
+      };
+      // A long read of the match (its condition kept busy by a counting CTE), then more reads of it and others.
+      const longPlan: Plan = { ...base, where: { sql: `${base.where.sql} AND (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000) SELECT COUNT(*) FROM c) > 0`, params: base.where.params } };
+      const long = p.read(file, { kind: 'page', plan: longPlan, shape: 'items' }, null, 'console').then(note('long read of the match'));
+      await new Promise((r) => setTimeout(r, 50));
+      const sameMatch = p.read(file, page({ ...text, limit: 3 }), null, 'console').then(note('page of the match'));
+      const stats = p.read(file, { kind: 'stats', plan: base, bucket: 'day' }, null, 'console').then(note('aggregates of the match'));
+      const other = p.read(file, page({ limit: 3 }), null, 'console').then(note('page without a match'));
+      await Promise.all([long, sameMatch, stats, other]);
+      expect(order.indexOf('page of the match')).toBeGreaterThan(order.indexOf('long read of the match'));
+      expect(order.indexOf('aggregates of the match')).toBeLessThan(order.indexOf('long read of the match'));
+      expect(order.indexOf('page without a match')).toBeLessThan(order.indexOf('long read of the match'));
+      const viaPool = JSON.parse((await stats).toString());
+      expect(viaPool).toEqual(JSON.parse(executeRead(store, { kind: 'stats', plan: base, bucket: 'day' })));
+    } finally {
+      await p.close();
+    }
+  });
+
   it('answers a failure in a reader as an error of the read, and goes on reading', async () => {
     const bad: ReadTask = { ...page(), plan: { ...page().plan, resource: 'public:nothing' } };
     await expect(pool.read(file, bad, null, 'api')).rejects.toThrow(/unknown resource/);

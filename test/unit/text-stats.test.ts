@@ -15,6 +15,7 @@ import { openDatabase, type Db } from '../../src-main/store/db';
 import { compileStandardQuery } from '../../src-main/store/query/standard';
 import { incidentStats } from '../../src-main/store/query/stats';
 import { DENSE_HITS } from '../../src-main/store/statements';
+import { matchDaysOf } from '../../src-main/store/query/match-days';
 import { Store } from '../../src-main/store/store';
 import { Runner } from '../../src-main/store/query/runner';
 import { compileSearchPlan } from '../../src-main/store/query/plan';
@@ -83,6 +84,43 @@ describe('aggregates of a text search', () => {
         expect(stats.over_time, label).toEqual(expected);
       }
     }
+  });
+
+  it('of a word matching a large share come from every incident\'s cell, read once per data version, equal to grouping the matches, and follow writes', () => {
+    const cases: Record<string, string>[] = [
+      { search: 'Detected' },
+      { search: 'Обнаружено', status: 'in,new,closed' },
+      { search: 'Detected', risk: 'eq,critical' },
+      { search: 'Обнаружено', risk: 'in,high,critical', status: 'eq,new' },
+    ];
+    // The grouping in SQL on a connection of its own (its materialised matches are scratch writes of that connection).
+    const other = openDatabase(path.join(dir, 'db.sqlite')).db;
+    const check = (label: string) => {
+      const store = new Store(db);
+      for (const qs of cases) {
+        const plan = compileStandardQuery(R, parseStandardQuery(qs));
+        expect(plan.textTally, JSON.stringify(qs)).toBeDefined();
+        for (const bucket of ['day', 'auto'] as const) {
+          const viaCells = incidentStats(store, plan, bucket);
+          const grouped = incidentStats(new Store(other), { ...plan, textTally: undefined }, bucket);
+          expect(viaCells, `${label} ${JSON.stringify(qs)} ${bucket}`).toEqual(grouped);
+          expect(viaCells.total).toBeGreaterThan(0);
+        }
+        expect(matchDaysOf(store, store.version(), false), 'every incident\'s cell read and kept').toBeTruthy();
+      }
+    };
+    check('as generated');
+    // A match moved to another day, status and band, then moved back: the cells follow.
+    const rid = (db.prepare(`SELECT rowid AS r FROM service_asset_findings_fts WHERE service_asset_findings_fts MATCH '"Detected"' LIMIT 1`).get() as { r: number }).r;
+    const was = db.prepare('SELECT status, risklevel, created_at FROM service_asset_findings WHERE _rid = ?').get(rid) as { status: string; risklevel: number; created_at: string };
+    db.prepare(`UPDATE service_asset_findings SET status = 'new', risklevel = 9.5, created_at = '2019-01-01 00:00:00.000000' WHERE _rid = ?`).run(rid);
+    try {
+      check('after a write');
+    } finally {
+      db.prepare('UPDATE service_asset_findings SET status = ?, risklevel = ?, created_at = ? WHERE _rid = ?').run(was.status, was.risklevel, was.created_at, rid);
+    }
+    check('written back');
+    other.close();
   });
 
   it('give search totals and groupings equal to a plain COUNT, for matches read by row id and matches probed from an index', () => {

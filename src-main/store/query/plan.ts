@@ -50,6 +50,12 @@ export interface Plan {
    * whenever any other condition applies.
    */
   tally?: DaySlice;
+  /**
+   * The matches as one full-text match (the plan's only slot, the text searched) within a slice of
+   * the kept counts (the other conditions: statuses, bands, a range, an owner...), so that their
+   * aggregates can be worked out from the match's row ids (match-days.ts); absent otherwise.
+   */
+  textTally?: DaySlice;
 }
 
 /** The resource a plan reads: a registry resource or a public list's view of one. */
@@ -142,7 +148,18 @@ export function compileSearchPlan(r: ResourceDef, req: SearchRequest): Plan {
     idRels: p.idRels,
     relatedComputed: true,
     tally: sliceOfFilters(r, req.filters, req.virtual_search.value, p.cte),
+    textTally: textSliceOf(slots.slots, req.virtual_search.value !== '' && !req.virtual_search.strict, () => sliceOfFilters(r, req.filters, '', p.cte)),
   };
+}
+
+/**
+ * A plan's textTally: when its one full-text slot is the text searched (not strict: the match
+ * alone stands for the text) and the other conditions are a slice of the kept counts (those
+ * conditions never make a full-text slot of their own).
+ */
+export function textSliceOf(slots: readonly FtsSlot[], textAlone: boolean, rest: () => DaySlice | undefined): DaySlice | undefined {
+  if (!textAlone || slots.length !== 1) return undefined;
+  return rest();
 }
 
 /**

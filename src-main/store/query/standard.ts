@@ -3,7 +3,7 @@
 import { badRequest } from '../../../src-shared/errors';
 import { fieldOf, getResource, type ResourceDef } from '../../../src-shared/resources/index';
 import { enumValueMessage, valueOutsideEnum, type StandardFilter, type StandardQuery } from '../../../src-shared/public/standard-filters';
-import { listPlan, SlotContext, type Plan } from './plan';
+import { listPlan, SlotContext, textSliceOf, type Plan } from './plan';
 import { and, coerceValue, columnExpr, filterSql, orderKeys, SUBQUERY_CONTEXT, virtualSearchSql, type Sql, type SqlContext } from '../search';
 import { sliceOf, type Condition } from '../kinds/incidents/kept';
 import { PUBLIC_OPERATORS } from './operators';
@@ -51,7 +51,11 @@ export function compileStandardQuery(r: ResourceDef, query: StandardQuery, load:
   const plan = listPlan(r, { fts: slots.slots, where, order, limit: query.per_page, offset: (query.page - 1) * query.per_page, load, relatedComputed: false });
   const conds = conditionsOfQuery(query);
   const tally = conds && sliceOf(r, conds);
-  return tally ? { ...plan, tally } : plan;
+  const textTally = textSliceOf(slots.slots, query.search !== '', () => {
+    const rest = conditionsOfQuery({ ...query, search: '' });
+    return rest && sliceOf(r, rest);
+  });
+  return { ...plan, ...(tally ? { tally } : {}), ...(textTally ? { textTally } : {}) };
 }
 
 const KEPT_OPS: Partial<Record<StandardFilter['op'], Condition['op']>> = { eq: 'eq', in: 'in', isnull: 'isnull', gt: 'gt', lt: 'lt' };

@@ -3,13 +3,15 @@
 // risk bands, a creation-time range, the owner or group; kinds/incidents/kept.ts), they are read
 // from them by days.ts (summed per bucket in SQL, so a year is a few thousand kept rows folded
 // into fifty weeks) plus the rows of the range's first and last day, read through the
-// created_at index; any other condition groups its matches. Either way the answer is kept while
+// created_at index; a large text search within statuses and bands from its row ids and every
+// incident's cell (match-days.ts); any other condition groups its matches. Either way the answer is kept while
 // the data has not changed.
 import { INCIDENT_STATUSES, RISK_BANDS, riskBandSql } from '../../../src-shared/resources/fields';
 import { VersionedCache } from '../data-version';
 import type { Statements } from '../statements';
 import { COUNTED } from '../kinds/incidents/kept';
 import { daysOf, keptPerDay, keptSliceHolds, spanOf, type DayCount, type DaySlice } from './days';
+import { daysOfTextMatch } from './match-days';
 import { fillSlots, matchKey, type Plan } from './plan';
 
 export type StatBucket = 'day' | 'week' | 'month';
@@ -51,6 +53,13 @@ function daysOfMatches(store: Statements, plan: Plan, version: string | null): D
     const slots = plan.fts.map((s) => hits.materialise(s.table, s.match).sql.replace(/^\+/, ''));
     return store.all<DayCount>(fillSlots(`${plan.cte}${DAY_ROWS} WHERE ${plan.where.sql} GROUP BY 1, 2, 3`, (i) => slots[i]!), plan.where.params);
   }, version);
+}
+
+/** Per day, status and band, a text search's matches from their row ids (match-days.ts), when it applies. */
+function daysOfText(store: Statements, plan: Plan, version: string | null): DayCount[] | null {
+  const s = plan.textTally;
+  if (!s || plan.fts.length !== 1 || plan.cte || !keptSliceHolds(store, s)) return null;
+  return daysOfTextMatch(store, plan.fts[0]!.table, plan.fts[0]!.match, s, version);
 }
 
 function autoBucket(first: string | undefined, last: string | undefined): StatBucket {
@@ -138,7 +147,7 @@ export function incidentStats(store: Statements, plan: Plan, requested: StatBuck
   if (plan.tally && keptPerDay(plan.tally) && keptSliceHolds(store, plan.tally)) {
     stats = statsOfSlice(store, plan.tally, requested, version);
   } else {
-    const days = daysOfMatches(store, plan, version);
+    const days = daysOfText(store, plan, version) ?? daysOfMatches(store, plan, version);
     stats = summarise(days, bucketOfDays(days, requested));
   }
   cache.set(key, version, stats);

@@ -172,21 +172,46 @@ export class ReaderPool {
     }
   }
 
-  private next(): Job | undefined {
+  /**
+   * Where a job can run now: its reader of choice when free; a read of a full-text match waits
+   * for that reader (which keeps the match and what was worked out from it: a second reader
+   * would enumerate the match again, on the same cores); any other read takes any free reader,
+   * or a new one. null: it waits.
+   */
+  private readerFor(job: Job): Reader | 'new' | null {
+    const at = job.affinity % this.o.size;
+    const preferred = this.readers[at];
+    if (preferred && !preferred.job) return preferred;
+    const bound = job.task.plan.fts.length > 0;
+    if (bound && preferred) return null;
+    // A read of a match before its reader has started: that reader is started for it.
+    if (bound && at === this.readers.length) return 'new';
+    const idle = this.readers.find((x) => !x.job);
+    if (idle) return idle;
+    return this.readers.length < this.o.size ? 'new' : null;
+  }
+
+  /** The next job that can run now, its lane's turn first, and where. */
+  private next(): { job: Job; reader: Reader | 'new' } | undefined {
     const other: Lane = this.turn === 'console' ? 'api' : 'console';
-    const lane = this.lanes[this.turn].length ? this.turn : other;
-    this.turn = lane === 'console' ? 'api' : 'console';
-    return this.lanes[lane].shift();
+    for (const lane of [this.turn, other]) {
+      const jobs = this.lanes[lane];
+      for (let i = 0; i < jobs.length; i++) {
+        const reader = this.readerFor(jobs[i]!);
+        if (reader === null) continue;
+        const [job] = jobs.splice(i, 1);
+        this.turn = lane === 'console' ? 'api' : 'console';
+        return { job: job!, reader };
+      }
+    }
+    return undefined;
   }
 
   private pump(): void {
-    while (this.lanes.console.length || this.lanes.api.length) {
-      const idle = this.readers.filter((x) => !x.job);
-      if (!idle.length && this.readers.length >= this.o.size) return;
-      const job = this.next()!;
-      const preferred = this.readers[job.affinity % this.o.size];
-      const r = preferred && !preferred.job ? preferred : (idle[0] ?? this.spawn());
-      this.start(r, job);
+    for (;;) {
+      const next = this.next();
+      if (!next) return;
+      this.start(next.reader === 'new' ? this.spawn() : next.reader, next.job);
     }
   }
 
@@ -261,14 +286,18 @@ export class ReaderPool {
 /**
  * A small hash of the database and the matched set (resource, condition, full-text matches); of
  * the full-text matches alone when there are some, so that every read of a match (a view's page,
- * total, aggregates and groupings) goes to the reader that keeps it materialised.
+ * total and groupings) goes to the reader that keeps it materialised, and its aggregates to the
+ * one after it (which keeps them).
  */
 function affinityOf(db: string, task: ReadTask): number {
   const p = task.plan;
   const text = p.fts.length ? `${db}|${JSON.stringify(p.fts)}` : `${db}|${p.resource}|${p.cte}|${p.where.sql}|${JSON.stringify(p.where.params)}`;
   let h = 2166136261;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
+  // The aggregates of a match are worked out from its row ids read from the full-text index, not
+  // from the kept match (query/match-days.ts): they go to the next reader, so that a view's page
+  // and its aggregates, asked together, run side by side, each on the reader keeping its own.
+  return (h >>> 0) + (task.kind === 'stats' && p.fts.length ? 1 : 0);
 }
 
 /** How a server's routes read one database: through the pool, or on this thread. */
