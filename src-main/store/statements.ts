@@ -162,6 +162,16 @@ export class Statements {
     }
   }
 
+  /**
+   * The temporary table keeping a full-text match at `version` on this connection (FtsHits), if
+   * it keeps it; nothing is materialised.
+   */
+  keptMatch(table: string, match: string, version: string | null): string | undefined {
+    if (version === null || !this.get1(`SELECT 1 AS x FROM sqlite_temp_master WHERE name = ?`, [KEPT_REGISTER])) return undefined;
+    const hit = this.get1<{ slot: number }>(`SELECT slot FROM temp.${KEPT_REGISTER} WHERE key = ? AND version = ?`, [JSON.stringify([table, match]), version]);
+    return hit ? `temp.rc_match_${hit.slot}` : undefined;
+  }
+
   /** Rows for ids in the ids' order (the deferred join of a page: sort ids, then read rows). */
   rowsByRids(select: string, ids: readonly { _rid: number }[]): Rec[] {
     if (!ids.length) return [];

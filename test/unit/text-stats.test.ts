@@ -95,6 +95,7 @@ describe('aggregates of a text search', () => {
     ];
     // The grouping in SQL on a connection of its own (its materialised matches are scratch writes of that connection).
     const other = openDatabase(path.join(dir, 'db.sqlite')).db;
+    const third = openDatabase(path.join(dir, 'db.sqlite')).db;
     const check = (label: string) => {
       const store = new Store(db);
       for (const qs of cases) {
@@ -107,6 +108,11 @@ describe('aggregates of a text search', () => {
           expect(viaCells.total).toBeGreaterThan(0);
         }
         expect(matchDaysOf(store, store.version(), false), 'every incident\'s cell read and kept').toBeTruthy();
+        // With the match kept by a page read before on the same connection: its row ids read from there.
+        const keeping = new Store(third);
+        new Runner(keeping).page(plan);
+        expect(keeping.keptMatch(plan.fts[0]!.table, plan.fts[0]!.match, keeping.version()), 'the match kept').toBeDefined();
+        expect(incidentStats(keeping, plan, 'day'), `${label} ${JSON.stringify(qs)} kept match`).toEqual(incidentStats(new Store(other), { ...plan, textTally: undefined }, 'day'));
       }
     };
     check('as generated');
@@ -121,6 +127,7 @@ describe('aggregates of a text search', () => {
     }
     check('written back');
     other.close();
+    third.close();
   });
 
   it('give search totals and groupings equal to a plain COUNT, for matches read by row id and matches probed from an index', () => {

@@ -163,7 +163,11 @@ export function daysOfTextMatch(store: Statements, table: string, match: string,
   if (!cellsAnswer(s) || version === null) return null;
   let days = matchDaysOf(store, version, false);
   if (days === null) return null;
-  const m = store.get1<{ rids: string | null; n: number }>(`SELECT group_concat(rowid, ',') AS rids, COUNT(*) AS n FROM ${q(table)} WHERE ${q(table)} MATCH ?`, [match]);
+  // The row ids from the match kept on this connection, else from the full-text index.
+  const from = store.keptMatch(table, match, version);
+  const m = from
+    ? store.get1<{ rids: string | null; n: number }>(`SELECT group_concat(rid, ',') AS rids, COUNT(*) AS n FROM ${from}`)
+    : store.get1<{ rids: string | null; n: number }>(`SELECT group_concat(rowid, ',') AS rids, COUNT(*) AS n FROM ${q(table)} WHERE ${q(table)} MATCH ?`, [match]);
   if (!m) return null;
   if (days === undefined) {
     const rows = store.get1<{ n: number }>(`SELECT COALESCE(SUM(n), 0) AS n FROM ${DAY_COUNTS}`)?.n ?? 0;

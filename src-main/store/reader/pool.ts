@@ -10,6 +10,7 @@
 // the read-ahead, the aggregates) never wait for a thread or a connection to start.
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../../workers/entry';
+import { cellsAnswer } from '../query/match-days';
 import type { Store } from '../store';
 import { executeRead, fromFailure, type ReadTask } from './execute';
 import type { ReaderAnswer, ReaderRequest } from './reader';
@@ -294,10 +295,12 @@ function affinityOf(db: string, task: ReadTask): number {
   const text = p.fts.length ? `${db}|${JSON.stringify(p.fts)}` : `${db}|${p.resource}|${p.cte}|${p.where.sql}|${JSON.stringify(p.where.params)}`;
   let h = 2166136261;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  // The aggregates of a match are worked out from its row ids read from the full-text index, not
-  // from the kept match (query/match-days.ts): they go to the next reader, so that a view's page
-  // and its aggregates, asked together, run side by side, each on the reader keeping its own.
-  return (h >>> 0) + (task.kind === 'stats' && p.fts.length ? 1 : 0);
+  // The aggregates of a text search within statuses and bands are worked out from the match's row
+  // ids read from the full-text index, not from the kept match (query/match-days.ts): they go to
+  // the next reader, so that a view's page and its aggregates, asked together, run side by side,
+  // each on the reader keeping its own. Any other aggregates of a match read the kept match.
+  const beside = task.kind === 'stats' && p.fts.length === 1 && p.textTally !== undefined && cellsAnswer(p.textTally);
+  return (h >>> 0) + (beside ? 1 : 0);
 }
 
 /** How a server's routes read one database: through the pool, or on this thread. */
