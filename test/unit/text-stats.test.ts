@@ -87,8 +87,15 @@ describe('aggregates of a text search', () => {
   });
 
   it('of a word matching a large share come from every incident\'s cell, read once per data version, equal to grouping the matches, and follow writes', () => {
-    const cases: Record<string, string>[] = [
+    const day = (db.prepare(`SELECT substr(MAX(created_at), 1, 10) AS d FROM service_asset_findings`).get() as { d: string }).d;
+    const daysBack = (n: number) => new Date(Date.parse(day) - n * 86_400_000).toISOString().slice(0, 10);
+    const cases: (Record<string, string> | SearchFilter[])[] = [
       { search: 'Detected' },
+      { search: 'Detected', created_at: `gt,${daysBack(30)}T10:30:00Z` },
+      { search: 'Обнаружено', created_at: `lt,${daysBack(90)}T00:00:00Z`, status: 'eq,new' },
+      // v2 ranges: both bounds in a month, and both within one day.
+      [{ field: 'created_at', filter_type: 'range', value: [`${daysBack(60)}T12:00:00Z`, `${daysBack(30)}T06:00:00Z`] }],
+      [{ field: 'created_at', filter_type: 'range', value: [`${daysBack(20)}T06:00:00Z`, `${daysBack(20)}T18:00:00Z`] }, { field: 'status', filter_type: 'intersection', value: ['new', 'closed'] }],
       { search: 'Обнаружено', status: 'in,new,closed' },
       { search: 'Detected', risk: 'eq,critical' },
       { search: 'Обнаружено', risk: 'in,high,critical', status: 'eq,new' },
@@ -99,7 +106,9 @@ describe('aggregates of a text search', () => {
     const check = (label: string) => {
       const store = new Store(db);
       for (const qs of cases) {
-        const plan = compileStandardQuery(R, parseStandardQuery(qs));
+        const plan = Array.isArray(qs)
+          ? compileSearchPlan(I, { ...emptySearch(-1), filters: qs, virtual_search: { value: 'Detected', strict: false } })
+          : compileStandardQuery(R, parseStandardQuery(qs));
         expect(plan.textTally, JSON.stringify(qs)).toBeDefined();
         for (const bucket of ['day', 'auto'] as const) {
           const viaCells = incidentStats(store, plan, bucket);

@@ -115,20 +115,51 @@ function readMatchDays(store: Statements): MatchDays | null {
   return { code, cells: cells.map((c) => ({ status: c.status, day: c.day })) };
 }
 
-/** Whether a slice's conditions are ones the cells answer: statuses and bands only. */
-export const cellsAnswer = (s: DaySlice): boolean => !s.lower && !s.upper && !s.key && !s.value;
+/** Whether a slice's conditions are ones the cells answer: statuses, bands and a creation-time range. */
+export const cellsAnswer = (s: DaySlice): boolean => !s.key && !s.value;
+
+/** Above every character a stored timestamp holds: the end of a day's range of timestamps (days.ts). */
+const DAY_END = '\u{10FFFF}';
+
+/**
+ * The slice's time range as days read from the cells (those strictly inside it) and conditions
+ * on the incidents for the range's first and last day (their rows compared by timestamp), as
+ * days.ts splits it; null: the range is empty.
+ */
+function rangeOf(s: DaySlice): { inside: (day: string) => boolean; edges: { where: string; params: unknown[] }[] } | null {
+  const { lower, upper } = s;
+  if (lower && upper && (upper.ts < lower.ts || (upper.ts === lower.ts && (lower.strict || upper.strict)))) return null;
+  const gt = lower ? `t.created_at ${lower.strict ? '>' : '>='} ?` : '';
+  const lt = upper ? `t.created_at ${upper.strict ? '<' : '<='} ?` : '';
+  const first = lower?.ts.slice(0, 10);
+  const last = upper?.ts.slice(0, 10);
+  if (lower && upper && first === last) return { inside: () => false, edges: [{ where: `${gt} AND ${lt}`, params: [lower.ts, upper.ts] }] };
+  const edges: { where: string; params: unknown[] }[] = [];
+  if (lower) edges.push({ where: `${gt} AND t.created_at < ? AND substr(t.created_at, 1, 10) = ?`, params: [lower.ts, first! + DAY_END, first] });
+  if (upper) edges.push({ where: `t.created_at >= ? AND ${lt}`, params: [last, upper.ts] });
+  return { inside: (day) => (first === undefined || day > first) && (last === undefined || day < last), edges };
+}
 
 /**
  * Per day, status and band, the matches (their row ids as comma-separated text) within a slice of
- * statuses and bands; null when a match is not an incident of the array (the caller groups in SQL).
+ * statuses, bands and a time range (the range's first and last day read from the incidents of
+ * those days); null when a match is not an incident of the array (the caller groups in SQL).
  */
-export function daysOfRids(d: MatchDays, rids: string | null, s: DaySlice): DayCount[] | null {
+export function daysOfRids(store: Statements, d: MatchDays, rids: string | null, s: DaySlice): DayCount[] | null {
+  if ((s.statuses && s.statuses.length === 0) || (s.risks && s.risks.length === 0)) return [];
+  const range = rangeOf(s);
+  if (!range) return [];
   const counts = new Int32Array(d.cells.length * 8);
+  // The matches as a set, when some rows of the range's edge days are read.
+  const hit = range.edges.length ? new Uint8Array(d.code.length) : null;
   let missing = false;
   const read = parseInts(rids, (rid) => {
     const c = rid < d.code.length ? d.code[rid]! : 0;
     if (c === 0) missing = true;
-    else counts[c - 1]!++;
+    else {
+      counts[c - 1]!++;
+      if (hit) hit[rid] = 1;
+    }
   });
   if (missing || !read) return null;
   const statuses = s.statuses ? new Set(s.statuses) : null;
@@ -141,7 +172,22 @@ export function daysOfRids(d: MatchDays, rids: string | null, s: DaySlice): DayC
     const risk = RISK_BANDS[i & 7]!;
     if (statuses && !statuses.has(cell.status)) continue;
     if (risks && !risks.has(risk)) continue;
+    if (!range.inside(cell.day)) continue;
     out.push({ day: cell.day, status: cell.status, risk, n });
+  }
+  for (const edge of range.edges) {
+    const sums = new Map<string, DayCount>();
+    for (const row of store.all<{ rid: number; day: string; status: string; band: number }>(`SELECT t._rid AS rid, substr(t.created_at, 1, 10) AS day, t.status AS status, ${BAND_CODE_SQL} AS band FROM ${T} t WHERE ${edge.where}`, edge.params)) {
+      if (!hit![row.rid]) continue;
+      const risk = RISK_BANDS[row.band]!;
+      if (statuses && !statuses.has(row.status)) continue;
+      if (risks && !risks.has(risk)) continue;
+      const k = `${row.day}\u0000${row.status}\u0000${risk}`;
+      const was = sums.get(k);
+      if (was) was.n++;
+      else sums.set(k, { day: row.day, status: row.status, risk, n: 1 });
+    }
+    out.push(...sums.values());
   }
   return out;
 }
@@ -155,7 +201,7 @@ const READ_SHARE = 8;
 
 /**
  * Per day, status and band, the incidents of one full-text match (FTS `table` MATCH `match`)
- * within a slice of statuses and bands, from the array of every incident's cell (read when the
+ * within a slice of statuses, bands and a creation-time range, from the array of every incident's cell (read when the
  * match is large enough, or kept from an earlier one at `version`); null: the caller groups the
  * matches in SQL.
  */
@@ -175,5 +221,5 @@ export function daysOfTextMatch(store: Statements, table: string, match: string,
     days = matchDaysOf(store, version, true);
     if (!days) return null;
   }
-  return daysOfRids(days, m.rids, s);
+  return daysOfRids(store, days, m.rids, s);
 }
