@@ -34,6 +34,8 @@ interface Job {
   lane: Lane;
   /** Reads of the same matches go to the same reader when it is free (its kept totals and noted rows). */
   affinity: number;
+  /** The database and full-text matches the read enumerates ('' for none). */
+  matchKey: string;
   /** Requesters still waiting for the answer (a requester without a signal never leaves). */
   waiting: number;
   answer: Promise<Buffer>;
@@ -112,7 +114,7 @@ export class ReaderPool {
         resolve = res;
         reject = rej;
       });
-      const created: Job = { db, task, lane, affinity: affinityOf(db, task), waiting: 0, answer, resolve, reject };
+      const created: Job = { db, task, lane, affinity: affinityOf(db, task), matchKey: task.plan.fts.length ? `${db}|${JSON.stringify(task.plan.fts)}` : '', waiting: 0, answer, resolve, reject };
       job = created;
       if (key !== null) {
         this.inflight.set(key, created);
@@ -175,16 +177,16 @@ export class ReaderPool {
 
   /**
    * Where a job can run now: its reader of choice when free; a read of a full-text match waits
-   * for that reader (which keeps the match and what was worked out from it: a second reader
-   * would enumerate the match again, on the same cores); any other read takes any free reader,
-   * or a new one. null: it waits.
+   * for that reader while it reads the same match (it will then keep the match and what was
+   * worked out from it: a second reader would enumerate the match again, on the same cores); any
+   * other read takes any free reader, or a new one. null: it waits.
    */
   private readerFor(job: Job): Reader | 'new' | null {
     const at = job.affinity % this.o.size;
     const preferred = this.readers[at];
     if (preferred && !preferred.job) return preferred;
-    const bound = job.task.plan.fts.length > 0;
-    if (bound && preferred) return null;
+    const bound = job.matchKey !== '';
+    if (bound && preferred && preferred.job?.matchKey === job.matchKey) return null;
     // A read of a match before its reader has started: that reader is started for it.
     if (bound && at === this.readers.length) return 'new';
     const idle = this.readers.find((x) => !x.job);
