@@ -219,6 +219,11 @@ const READ_SHARE = 8;
  */
 export function daysOfTextMatch(store: Statements, table: string, match: string, s: DaySlice, version: string | null): DayCount[] | null {
   if (!cellsAnswer(s) || version === null) return null;
+  // One snapshot for the kept counts, the incidents and the match (a reader's read is one already).
+  return store.db.inTransaction ? textMatchDays(store, table, match, s, version) : store.tx(() => textMatchDays(store, table, match, s, version));
+}
+
+function textMatchDays(store: Statements, table: string, match: string, s: DaySlice, version: string): DayCount[] | null {
   let days = matchDaysOf(store, version, false);
   if (days === null) return null;
   // The row ids from the match kept on this connection, else from the full-text index.
