@@ -40,17 +40,32 @@ const desktopEntry = {
 
 /**
  * The application's code, loaded by the console's entry once it has asked the first page
- * (src-renderer/src/main.tsx): announced in index.html (modulepreload), so the browser downloads
- * and parses it while the entry runs instead of after it.
+ * (src-renderer/src/main.tsx): announced in index.html (modulepreload) with every chunk it
+ * imports, so the browser downloads and parses them while the entry runs instead of after it
+ * (asked by the entry's import, they came one round trip after the application's own chunk).
  */
 const preloadApplication: Plugin = {
   name: 'radar-preload-application',
   transformIndexHtml: {
     order: 'post',
     handler(_html, ctx) {
-      // Its own chunk only: the chunks it shares with the lazy views are asked by the entry's
-      // import, once the first page is on its way (announced here, they delayed the entry).
-      const files = ctx.chunk?.dynamicImports.filter((f) => /\/start-[^/]+\.js$/.test(f)) ?? [];
+      const entry = ctx.chunk;
+      const bundle = ctx.bundle;
+      if (!entry || !bundle) return [];
+      const start = entry.dynamicImports.find((f) => /\/start-[^/]+\.js$/.test(f));
+      if (!start) return [];
+      // The application's chunk and, depth first, the chunks it imports statically; those the
+      // entry imports itself are loaded already.
+      const have = new Set([entry.fileName, ...entry.imports]);
+      const files: string[] = [];
+      const visit = (f: string) => {
+        if (have.has(f)) return;
+        have.add(f);
+        const c = bundle[f];
+        if (c?.type === 'chunk') for (const i of c.imports) visit(i);
+        files.push(f);
+      };
+      visit(start);
       return files.map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}` }, injectTo: 'head' as const }));
     },
   },

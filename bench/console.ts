@@ -388,6 +388,16 @@ function printWaterfall(r: ViewResult, indent = '      '): void {
 
 // ------------------------------------------------------------------------------------------
 
+/**
+ * Where an opening's time went: when the first incident page was asked and answered, the rest
+ * until the first rows being the browser's (the application's code and its first render).
+ */
+function firstPageSpan(o: OpenResult): string {
+  const q = o.complete.requests.filter((r) => r.url.includes(`${SEARCH(INCIDENTS)}`)).sort((a, b) => a.start - b.start)[0];
+  if (!q) return '';
+  return `; first page asked at ${fmtMs(q.start)} ms, answered at ${q.end === null ? 'never' : `${fmtMs(q.end)} ms`}`;
+}
+
 async function measureOpen(browser: Browser, dbFile: string, apiKey: string, served: { current: Served }): Promise<{ cold: OpenResult[]; warm: OpenResult[] }> {
   heading(`first rows after opening the console: a cold server (${COLD_RUNS} starts) and a warm one (${RUNS} opens)`);
   const cold: OpenResult[] = [];
@@ -396,7 +406,7 @@ async function measureOpen(browser: Browser, dbFile: string, apiKey: string, ser
     served.current = await serve(dbFile, apiKey);
     const o = await openConsole(browser, served.current.main, apiKey);
     cold.push(o.open);
-    console.log(`  cold ${i + 1}: first rows ${fmtMs(o.open.firstRows)} ms, complete ${fmtMs(o.open.complete.ms ?? NaN)} ms (${o.open.complete.shown.totalText}; ${o.open.complete.requests.length} requests)`);
+    console.log(`  cold ${i + 1}: first rows ${fmtMs(o.open.firstRows)} ms, complete ${fmtMs(o.open.complete.ms ?? NaN)} ms (${o.open.complete.shown.totalText}; ${o.open.complete.requests.length} requests)${firstPageSpan(o.open)}`);
     if (i === 0) printWaterfall(o.open.complete);
     await o.close();
   }
@@ -404,7 +414,7 @@ async function measureOpen(browser: Browser, dbFile: string, apiKey: string, ser
   for (let i = 0; i < RUNS; i++) {
     const o = await openConsole(browser, served.current.main, apiKey);
     warm.push(o.open);
-    console.log(`  warm ${i + 1}: first rows ${fmtMs(o.open.firstRows)} ms, complete ${fmtMs(o.open.complete.ms ?? NaN)} ms (${o.open.complete.shown.totalText})`);
+    console.log(`  warm ${i + 1}: first rows ${fmtMs(o.open.firstRows)} ms, complete ${fmtMs(o.open.complete.ms ?? NaN)} ms (${o.open.complete.shown.totalText})${firstPageSpan(o.open)}`);
     if (i === RUNS - 1) printWaterfall(o.open.complete);
     await o.close();
   }

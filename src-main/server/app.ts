@@ -15,7 +15,7 @@ import type { ApiDeps } from './deps';
 import { registerOpenApi } from './openapi';
 import { installSecurity, type AuthConfig } from './security';
 import { isReferenceRequest, registerReference } from './reference';
-import { findRendererDir, isStaticRequest, registerNoConsole, registerStaticFiles, registerStaticHeaders, staticAreaPaths } from './static';
+import { CONSOLE_OPENING_PATHS, findRendererDir, isConsoleIndex, isStaticRequest, registerNoConsole, registerStaticFiles, registerStaticHeaders, staticAreaPaths } from './static';
 
 /** The paths of the console's imports, jobs, exports and snapshots (routes/transfer.ts), and of its sync (routes/sync.ts). */
 const TRANSFER_PATHS = ['import', 'jobs', 'export', 'snapshot'].map((name) => ({ path: `${CONSOLE_URL}/${name}`, under: true }));
@@ -60,6 +60,11 @@ export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstan
   else {
     areas.addPaths('console files', staticPaths, async (area) => {
       registerStaticHeaders(area);
+      // The console opening: the areas of its first requests are built while the browser loads its code.
+      area.addHook('onResponse', (req, reply, done) => {
+        if (isConsoleIndex(req, reply.statusCode)) setImmediate(() => CONSOLE_OPENING_PATHS.forEach((p) => areas.buildAhead(p)));
+        done();
+      });
       await registerStaticFiles(area, rendererDir);
     });
   }

@@ -172,10 +172,27 @@ export class LazyAreas {
     return (handler, opts) => factory(this.front(handler as Handler) as typeof handler, opts);
   }
 
+  /**
+   * Builds the area a path falls in now, unless it is built or being built already: the requests
+   * expected next (the ones the console's opening sends) then find it ready instead of waiting
+   * for it. Nothing happens for a path of no area.
+   */
+  buildAhead(url: string): void {
+    const area = this.match(url);
+    if (!area || area.handler || area.waiting || this.closed) return;
+    area.waiting = [];
+    this.start(area);
+  }
+
   private dispatch(area: Area, req: IncomingMessage, res: ServerResponse): void {
     if (area.handler) return area.handler(req, res);
     if (area.waiting) return void area.waiting.push([req, res]);
     area.waiting = [[req, res]];
+    this.start(area);
+  }
+
+  /** Builds the area; the requests waiting for it (area.waiting) go to it once it is ready. */
+  private start(area: Area): void {
     this.build(area).then(
       (handler) => {
         const waiting = area.waiting ?? [];

@@ -50,8 +50,9 @@ export async function serve(l: Listening): Promise<RunningServer> {
   let manager: InstanceManager | undefined;
   const pool = new ReaderPool({ size: cfg.readers ?? DEFAULT_READERS, cacheKiB: READER_CACHE_KIB });
   const reads = readsFor(store, pool);
-  // The first request to the main port starts the first reader thread (warmReaders).
-  if (cfg.warmReaders) mainGate.onFirstRequest(() => setImmediate(() => pool.warm()));
+  // The first request to the main port starts the first reader thread (warmReaders), its
+  // connection to the server's database open (a console's first page is read while it loads).
+  if (cfg.warmReaders) mainGate.onFirstRequest(() => setImmediate(() => pool.warm(store.db.memory ? undefined : store.db.name)));
   const deps: ApiDeps = {
     store: () => store,
     reads: () => reads,

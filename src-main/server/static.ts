@@ -5,6 +5,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fs from 'node:fs';
 import path from 'node:path';
+import { API_BASES } from '../../src-shared/contract/operation';
+import { K } from '../../src-shared/resources/kinds';
 import type { AreaPath } from './areas';
 
 export function findRendererDir(explicit?: string): string | undefined {
@@ -59,10 +61,42 @@ export function registerNoConsole(app: FastifyInstance): void {
   );
 }
 
+/**
+ * The API paths the console asks first when it opens (the incident list's page, its labels, the
+ * responsible groups): their route areas are built while the browser loads the console's code
+ * (its index.html served), not when the first page is asked.
+ */
+export const CONSOLE_OPENING_PATHS = [K.incident, K.serviceAsset, K.finding, K.responsibleGroup].map((name) => `${API_BASES.v2}/${name}/search`);
+
+/** Whether an answer is the console's index.html (the console opening in a browser). */
+export function isConsoleIndex(req: FastifyRequest, status: number): boolean {
+  if (req.method !== 'GET' || status !== 200) return false;
+  const q = req.url.indexOf('?');
+  const url = q < 0 ? req.url : req.url.slice(0, q);
+  return url === '/' || url === '/index.html';
+}
+
+/** How the build's hashed files (assets/) are kept by the browser. */
+export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
 /** The built console's files (every file under `dir`, `/` its index.html), served by @fastify/static. */
 export async function registerStaticFiles(app: FastifyInstance, dir: string): Promise<void> {
   const { default: fastifyStatic } = await import('@fastify/static');
-  await app.register(fastifyStatic, { root: dir, prefix: '/', wildcard: false, index: ['index.html'], cacheControl: true, maxAge: 0 });
+  const assets = path.join(dir, 'assets') + path.sep;
+  await app.register(fastifyStatic, {
+    root: dir,
+    prefix: '/',
+    wildcard: false,
+    index: ['index.html'],
+    cacheControl: true,
+    maxAge: 0,
+    // The build names each file under assets/ by its content's hash (a new build, new names): the
+    // browser keeps them for good and a console opened again asks only its index.html (asked
+    // again each time, like the other files, so a new build is seen at once).
+    setHeaders: (reply, file) => {
+      if (file.startsWith(assets)) reply.header('Cache-Control', ASSET_CACHE_CONTROL);
+    },
+  });
 }
 
 /**

@@ -56,6 +56,30 @@ describe('route areas named by paths', () => {
     expect((await app.inject({ url: '/assets-x' })).statusCode).toBe(404);
   });
 
+  it('builds an area ahead of its first request when asked to build it ahead for a path of it, once', async () => {
+    const { app, areas } = port();
+    let built = 0;
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    areas.addPaths('api', [{ path: '/api', under: true }], async (area) => {
+      built++;
+      await gate;
+      area.get('/api/search', async () => ({ at: 'search' }));
+    });
+    await app.ready();
+    areas.buildAhead('/elsewhere');
+    expect(built).toBe(0);
+    areas.buildAhead('/api/search');
+    areas.buildAhead('/api/other');
+    // A request arriving while the area is being built waits for that build.
+    const answer = app.inject({ url: '/api/search' });
+    release();
+    expect((await answer).json()).toEqual({ at: 'search' });
+    areas.buildAhead('/api/search');
+    expect((await app.inject({ url: '/api/search' })).json()).toEqual({ at: 'search' });
+    expect(built).toBe(1);
+  });
+
   it('refuses a route of the port that could answer a path of an area', async () => {
     const { app, areas } = port();
     areas.addPaths('export', [{ path: '/console/v1/export', under: true }], () => {});

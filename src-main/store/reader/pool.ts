@@ -160,9 +160,12 @@ export class ReaderPool {
     job.reject(new ReadAbandoned());
   }
 
-  /** Starts one reader now, so the first read does not wait for its start-up. */
-  warm(): void {
-    if (!this.closed && this.o.size > 0 && this.readers.length === 0) this.spawn();
+  /** Starts one reader now, so the first read does not wait for its start-up; with `db`, its
+   * connection to that database is opened too (the first read finds it open). */
+  warm(db?: string): void {
+    if (this.closed || this.o.size === 0 || this.readers.length > 0) return;
+    const r = this.spawn();
+    if (db) r.worker.postMessage({ open: db });
   }
 
   /** A console is in use: every reader is started, its connection to `db` open. */

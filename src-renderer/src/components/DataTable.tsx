@@ -91,14 +91,19 @@ export function rowWindow(scrollTop: number, height: number, count: number, over
   return [first, Math.max(first + 1, last)];
 }
 
+/** The overscan below the rows: none while the window's height is the page's (see useRowWindow). */
+const overscanOf = (v: { measured: boolean }): number => (v.measured ? OVERSCAN : 0);
+
 /**
  * The row window of a scrolling element whose rows are all ROW_HEIGHT high: read from its scroll
  * position (on each scroll event) and its height (a ResizeObserver, which reads no layout). The
  * window's height is the page's until the element's own is known, so the first rows are drawn
- * without forcing a layout.
+ * without forcing a layout; those rows reach the page's bottom edge already (the element lies
+ * below the page's header), so they are drawn without the overscan below, which the element's
+ * own height brings once the list scrolls.
  */
 function useRowWindow(ref: RefObject<HTMLDivElement | null>, count: number): WindowItem[] {
-  const [view, setView] = useState<{ top: number; height: number }>(() => ({ top: 0, height: typeof window === 'undefined' ? 900 : window.innerHeight }));
+  const [view, setView] = useState<{ top: number; height: number; measured: boolean }>(() => ({ top: 0, height: typeof window === 'undefined' ? 900 : window.innerHeight, measured: false }));
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
@@ -108,9 +113,9 @@ function useRowWindow(ref: RefObject<HTMLDivElement | null>, count: number): Win
       const h = height < 0 ? undefined : height;
       const apply = () =>
         setView((v) => {
-          const next = { top, height: h ?? v.height };
-          const [a0, a1] = rowWindow(v.top, v.height, Number.MAX_SAFE_INTEGER);
-          const [b0, b1] = rowWindow(next.top, next.height, Number.MAX_SAFE_INTEGER);
+          const next = { top, height: h ?? v.height, measured: h !== undefined };
+          const [a0, a1] = rowWindow(v.top, v.height, Number.MAX_SAFE_INTEGER, overscanOf(v));
+          const [b0, b1] = rowWindow(next.top, next.height, Number.MAX_SAFE_INTEGER, overscanOf(next));
           // The element's own height arriving smaller than the page's: the rows drawn already
           // cover it, no second render at opening (the next scroll uses the real height).
           if (!sync && next.top === v.top && b0 >= a0 && b1 <= a1) return v;
@@ -134,7 +139,7 @@ function useRowWindow(ref: RefObject<HTMLDivElement | null>, count: number): Win
       ro.disconnect();
     };
   }, [ref]);
-  const [first, last] = rowWindow(view.top, view.height, count);
+  const [first, last] = rowWindow(view.top, view.height, count, overscanOf(view));
   return useMemo(() => {
     const items: WindowItem[] = [];
     for (let i = first; i < last; i++) items.push({ index: i, start: i * ROW_HEIGHT });

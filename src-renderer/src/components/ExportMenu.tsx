@@ -10,6 +10,7 @@ import { useInstances } from '../state/instances';
 import { useQuery } from '../state/triage';
 import { useUi } from '../state/ui';
 import { DM } from './Menu';
+import { useAfterPaint } from './afterPaint';
 import { displayName } from '../lib/instanceName';
 
 const FORMATS: ExportFormat[] = ['json', 'ndjson', 'csv'];
@@ -22,6 +23,7 @@ export function ExportMenu({ source: given, disabledReason, incidents }: { sourc
   const q = useQuery();
   const selected = useInstances((s) => s.selected);
   const [allMatches, setAllMatches] = useState(true);
+  const late = useAfterPaint();
   useEffect(() => {
     if (incidents) return;
     useUi.getState().setExportSource(given);
@@ -47,13 +49,24 @@ export function ExportMenu({ source: given, disabledReason, incidents }: { sourc
       : many
         ? `${t('exports.perInstance')}${anyRemote ? ` ${t('exports.remoteHint')}` : ''}`
         : null;
+  const face = (
+    <>
+      {t('exports.button')}
+      <span className="caret" aria-hidden="true">
+        ▾
+      </span>
+    </>
+  );
+  if (!late.ready)
+    return (
+      <button type="button" className="ghost export-button" title={source ? t('exports.buttonHint') : disabledReason} aria-haspopup="menu" aria-expanded={false} data-state="closed" {...late.plain}>
+        {face}
+      </button>
+    );
   return (
-    <DM.Root>
-      <DM.Trigger type="button" className="ghost export-button" title={source ? t('exports.buttonHint') : disabledReason}>
-        {t('exports.button')}
-        <span className="caret" aria-hidden="true">
-          ▾
-        </span>
+    <DM.Root defaultOpen={late.openedEarly}>
+      <DM.Trigger ref={late.triggerRef} type="button" className="ghost export-button" title={source ? t('exports.buttonHint') : disabledReason}>
+        {face}
       </DM.Trigger>
       <DM.Portal>
         <DM.Content className="menu export-popover" aria-label={t('exports.menu')} aria-labelledby={undefined} align="end" sideOffset={4} collisionPadding={8} loop>

@@ -11,6 +11,7 @@ import { useUi } from '../state/ui';
 import { HealthDot } from './Badges';
 import { SyncCount } from '../views/changes/marks';
 import { DM } from './Menu';
+import { useAfterPaint } from './afterPaint';
 
 export { displayName } from '../lib/instanceName';
 
@@ -35,6 +36,7 @@ export function InstanceSwitcher() {
   };
   const currentHealth = selected === 'all' ? t('instances.allHealth', { ok: okCount, count: list.length }) : healthText(current ? current.id : selected);
   const value = selected === 'main' ? (mainId ?? 'main') : selected;
+  const late = useAfterPaint();
   const checkAll = async () => {
     setChecking(true);
     try {
@@ -43,15 +45,27 @@ export function InstanceSwitcher() {
       setChecking(false);
     }
   };
+  const face = (
+    <>
+      <HealthDot ok={currentOk} title={currentHealth} />
+      <span className="instance-name">{name}</span>
+      {current && <SyncCount instanceId={current.id} compact />}
+      <span className="caret" aria-hidden="true">
+        ▾
+      </span>
+    </>
+  );
+  const healthAttr = currentOk === undefined ? 'unknown' : currentOk ? 'ok' : 'down';
+  if (!late.ready)
+    return (
+      <button type="button" className="instance-button" aria-label={t('instances.label', { name })} data-health={healthAttr} aria-haspopup="menu" aria-expanded={false} data-state="closed" {...late.plain}>
+        {face}
+      </button>
+    );
   return (
-    <DM.Root>
-      <DM.Trigger type="button" className="instance-button" aria-label={t('instances.label', { name })} data-health={currentOk === undefined ? 'unknown' : currentOk ? 'ok' : 'down'}>
-        <HealthDot ok={currentOk} title={currentHealth} />
-        <span className="instance-name">{name}</span>
-        {current && <SyncCount instanceId={current.id} compact />}
-        <span className="caret" aria-hidden="true">
-          ▾
-        </span>
+    <DM.Root defaultOpen={late.openedEarly}>
+      <DM.Trigger ref={late.triggerRef} type="button" className="instance-button" aria-label={t('instances.label', { name })} data-health={healthAttr}>
+        {face}
       </DM.Trigger>
       <DM.Portal>
         <DM.Content className="menu instance-menu" aria-label={t('instances.choose')} aria-labelledby={undefined} align="start" sideOffset={4} collisionPadding={8} loop>

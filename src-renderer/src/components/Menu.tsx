@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { appState, getAction, keyLabel, runAction } from '../actions/registry';
 import { useI18n } from '../i18n';
 import { useActionState } from './ActionButton';
+import { useAfterPaint, usePainted } from './afterPaint';
 
 export interface MenuEntry {
   /** A declared action's id, or a plain item. */
@@ -39,9 +40,16 @@ function useEntries(entries: readonly MenuEntry[]) {
 
 export function DropdownMenu(props: { trigger: ReactNode; label: string; triggerClass?: string; triggerTitle?: string; entries: readonly MenuEntry[]; align?: 'start' | 'end'; children?: ReactNode; contentClass?: string }) {
   const items = useEntries(props.entries);
+  const late = useAfterPaint();
+  if (!late.ready)
+    return (
+      <button type="button" className={props.triggerClass} title={props.triggerTitle} aria-haspopup="menu" aria-expanded={false} data-state="closed" {...late.plain}>
+        {props.trigger}
+      </button>
+    );
   return (
-    <DM.Root>
-      <DM.Trigger type="button" className={props.triggerClass} title={props.triggerTitle}>
+    <DM.Root defaultOpen={late.openedEarly}>
+      <DM.Trigger ref={late.triggerRef} type="button" className={props.triggerClass} title={props.triggerTitle}>
         {props.trigger}
       </DM.Trigger>
       <DM.Portal>
@@ -70,9 +78,13 @@ export function DropdownMenu(props: { trigger: ReactNode; label: string; trigger
 
 export function ContextMenu(props: { label: string; entries: readonly MenuEntry[]; children: ReactNode }) {
   const items = useEntries(props.entries);
+  // The trigger (the area the menu opens on) is there from the start; the closed menu's parts
+  // after the first paint (afterPaint.ts).
+  const painted = usePainted();
   return (
     <CM.Root>
       <CM.Trigger asChild>{props.children}</CM.Trigger>
+      {painted && (
       <CM.Portal>
         <CM.Content className="menu row-menu" aria-label={props.label} aria-labelledby={undefined} collisionPadding={8} loop>
           {items.map((i, n) =>
@@ -87,6 +99,7 @@ export function ContextMenu(props: { label: string; entries: readonly MenuEntry[
           )}
         </CM.Content>
       </CM.Portal>
+      )}
     </CM.Root>
   );
 }

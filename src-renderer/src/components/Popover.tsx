@@ -2,6 +2,7 @@
 // outside clicks close it, placement kept on screen).
 import * as RP from '@radix-ui/react-popover';
 import { useState, type ReactNode } from 'react';
+import { useAfterPaint } from './afterPaint';
 
 export function Popover(props: {
   label: ReactNode;
@@ -12,9 +13,20 @@ export function Popover(props: {
   children: (close: () => void) => ReactNode;
 }) {
   const [open, setOpen] = useState(false);
+  // A plain button until the console's first paint (afterPaint.ts).
+  const late = useAfterPaint();
+  if (!late.ready)
+    return (
+      <button type="button" className={props.buttonClass ?? ''} aria-label={props.ariaLabel} aria-haspopup="dialog" aria-expanded={false} data-state="closed" {...late.plain} onClick={() => {
+          setOpen(true);
+          late.plain.onClick();
+        }}>
+        {props.label}
+      </button>
+    );
   return (
     <RP.Root open={open} onOpenChange={setOpen}>
-      <RP.Trigger type="button" className={props.buttonClass ?? ''} aria-label={props.ariaLabel}>
+      <RP.Trigger ref={late.triggerRef} type="button" className={props.buttonClass ?? ''} aria-label={props.ariaLabel}>
         {props.label}
       </RP.Trigger>
       <RP.Portal>

@@ -4,25 +4,9 @@ import i18next, { type FormatterModule } from 'i18next';
 import { initReactI18next, useTranslation } from 'react-i18next';
 import { EN, RU } from './catalog';
 import { formatNumber } from './format';
+import { LANGS, STORAGE_KEY, storedLang, systemLang, type Lang } from './lang';
 
-export const LANGS = ['en', 'ru'] as const;
-export type Lang = (typeof LANGS)[number];
-
-const STORAGE_KEY = 'radar-console.lang';
-
-export function systemLang(languages: readonly string[] = navigator.languages ?? [navigator.language]): Lang {
-  for (const l of languages) {
-    const base = l.toLowerCase().split('-')[0];
-    if (base === 'ru') return 'ru';
-    if (base === 'en') return 'en';
-  }
-  return 'en';
-}
-
-function storedLang(): Lang | null {
-  const v = localStorage.getItem(STORAGE_KEY);
-  return v === 'en' || v === 'ru' ? v : null;
-}
+export { LANGS, systemLang, type Lang } from './lang';
 
 export const i18n = i18next.createInstance();
 
