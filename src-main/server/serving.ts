@@ -25,6 +25,8 @@ import type { RunningServer, ServerConfig } from './start';
 const DEFAULT_READERS = 2;
 /** Page cache of each reader's connection (the server's own keeps the default). */
 const READER_CACHE_KIB = 8 * 1024;
+/** How long the routing port's app waits for its port's first request before it is built anyway. */
+const ROUTING_BUILD_DELAY_MS = 1500;
 
 export interface Listening {
   cfg: ServerConfig;
@@ -61,13 +63,20 @@ export async function serve(l: Listening): Promise<RunningServer> {
     instanceList: () => manager!.publicList(),
   };
   let mainApp: FastifyInstance | undefined;
-  let routingApp: FastifyInstance;
+  let routingApp: FastifyInstance | undefined;
+  let routingBuild: Promise<void> | undefined;
+  let routingTimer: NodeJS.Timeout | undefined;
+  let makeRouting: (() => Promise<FastifyInstance>) | undefined;
   try {
     const [{ createInstanceApp, createMainApp }, { REDACT }] = await Promise.all([import('./app'), import('./base')]);
     // Logs go to stderr: stdout carries only what a command prints for scripts (serve's ready line).
     const logger = cfg.log ? { level: 'info', redact: REDACT, stream: process.stderr } : false;
     const extraHosts = ['127.0.0.1', 'localhost', '::1'].includes(host) ? [] : [host];
     const auth = { apiKey, jwtSecret: secrets.jwtSecret, extraHosts };
+    makeRouting = async () => {
+      const { createRoutingApp } = await import('./routing');
+      return createRoutingApp({ manager: manager!, auth, logger, limits, serverFactory: routingGate.factory });
+    };
     const openLocal = async (file: string): Promise<LocalHandle> => {
       const local = openDatabase(file, { busyTimeoutMs: 0 });
       const localStore = new Store(local.db);
@@ -97,18 +106,30 @@ export async function serve(l: Listening): Promise<RunningServer> {
       internalHeaders: () => ({ pgrapikey: apiKey }),
     });
     catalog.main();
-    // The main port opens as soon as its app is built, and answers what waited for it before
-    // the routing port's app is loaded and built (that port's requests wait for it meanwhile).
+    // The main port opens as soon as its app is built, and answers what waited for it.
     mainApp = await createMainApp({ deps, auth, manager, rendererDir: cfg.rendererDir, logger, limits, servers: () => urls, serverFactory: mainGate.factory });
     mainGate.open();
-    await new Promise((resolve) => setImmediate(resolve));
-    const { createRoutingApp } = await import('./routing');
-    routingApp = await createRoutingApp({ manager, auth, logger, limits, serverFactory: routingGate.factory });
   } catch (e) {
     await Promise.allSettled([mainGate.close(), routingGate.close(), mainApp?.close(), manager?.close(), pool.close()]);
     throw e;
   }
-  routingGate.open();
+  // The routing port's app is built on that port's first request, or once the main port has
+  // had its opening to itself (a console opened on a server just started asks its first page
+  // meanwhile): its requests wait in the gate until then.
+  const buildRouting = (): Promise<void> => {
+    clearTimeout(routingTimer);
+    routingBuild ??= (async () => {
+      routingApp = await makeRouting!();
+      routingGate.open();
+    })().catch((e: unknown) => {
+      routingGate.fail();
+      process.stderr.write(`radar: the routing port's app could not be built: ${e instanceof Error ? e.message : String(e)}\n`);
+    });
+    return routingBuild;
+  };
+  routingGate.onFirstRequest(() => void buildRouting());
+  routingTimer = setTimeout(() => void buildRouting(), ROUTING_BUILD_DELAY_MS);
+  routingTimer.unref();
   let closed = false;
   const app = mainApp;
   const mgr = manager;
@@ -125,7 +146,9 @@ export async function serve(l: Listening): Promise<RunningServer> {
       if (closed) return;
       closed = true;
       // The gates own the servers: they drop every connection (the apps never listened themselves).
-      await Promise.allSettled([mainGate.close(), routingGate.close(), app.close(), routingApp.close()]);
+      clearTimeout(routingTimer);
+      await routingBuild;
+      await Promise.allSettled([mainGate.close(), routingGate.close(), app.close(), routingApp?.close()]);
       await mgr.close();
       await pool.close();
       db.close();
