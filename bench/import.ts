@@ -376,6 +376,8 @@ async function bundle(): Promise<string | null> {
   try {
     const esbuild = await import('esbuild');
     const out = path.join(__dirname, '..', 'node_modules', '.cache', 'radar-bench', 'import.cjs');
+    // A new file, not the old one rewritten: a node_modules copied with hard links shares it with other checkouts.
+    fs.rmSync(out, { force: true });
     await esbuild.build({ entryPoints: [__filename], bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', outfile: out, logLevel: 'silent' });
     return out;
   } catch {

@@ -197,7 +197,7 @@ export class ReaderPool {
     const entry = readerEntry();
     // A reader's garbage is short-lived (rows becoming one answer): a small young generation keeps
     // its memory low (1,000,000 incidents, 2,000 public list requests: the server's RSS after them
-    // 137 MiB with 4 MiB against 147 MiB with 8, at the same CPU time per request).
+    // 137-142 MiB with 4 MiB against 143-147 MiB with 8, at the same CPU time per request).
     const worker = new Worker(entry.file, { eval: entry.eval, workerData: { cacheKiB: this.o.cacheKiB }, resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_MB } });
     worker.unref();
     const r: Reader = { worker, job: null, idle: null };
