@@ -257,10 +257,18 @@ function rawRead(dbFile: string): { rows: number; ms: number } {
 
 interface ChildResult {
   ms: number;
+  /** CPU time of the child (user + system, all threads), ms: far less bent by other work on the machine than ms. */
+  cpuMs?: number;
   rows: number;
   maxRssKiB: number;
   phases?: Record<string, number>;
 }
+
+/** This process's CPU time so far (user + system), ms. */
+const cpuMsNow = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 async function childImport(dataDir: string, dbFile: string): Promise<void> {
   const t0 = performance.now();
@@ -278,7 +286,7 @@ async function childImport(dataDir: string, dbFile: string): Promise<void> {
   });
   phases[phase] = (phases[phase] ?? 0) + (performance.now() - phaseStart);
   const rows = summary.resources.service_asset_findings?.inserted ?? 0;
-  const out: ChildResult = { ms: since(t0), rows, maxRssKiB: process.resourceUsage().maxRSS, phases };
+  const out: ChildResult = { ms: since(t0), cpuMs: cpuMsNow(), rows, maxRssKiB: process.resourceUsage().maxRSS, phases };
   process.stdout.write(`RESULT ${JSON.stringify(out)}\n`);
 }
 
@@ -326,7 +334,7 @@ async function childTunedRaw(dataDir: string, dbFile: string): Promise<void> {
   }
   db.exec('COMMIT');
   db.close();
-  const out: ChildResult = { ms: since(t0), rows: incidents, maxRssKiB: process.resourceUsage().maxRSS };
+  const out: ChildResult = { ms: since(t0), cpuMs: cpuMsNow(), rows: incidents, maxRssKiB: process.resourceUsage().maxRSS };
   process.stdout.write(`RESULT ${JSON.stringify(out)}\n`);
 }
 
@@ -343,11 +351,33 @@ async function childExport(dbFile: string, outFile: string): Promise<void> {
   process.stdout.write(`RESULT ${JSON.stringify(res)}\n`);
 }
 
+/** Whether two databases have the same schema (every table, index, trigger and full-text table, by its SQL), said in words. */
+function sameSchema(a: string, b: string): { same: boolean; text: string } {
+  const read = (file: string) => {
+    const { db } = openDatabase(file, { readonly: true, create: false });
+    try {
+      const rows = db.prepare(`SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`).all() as { type: string; name: string; sql: string | null }[];
+      return new Map(rows.map((r) => [`${r.type} ${r.name}`, r.sql ?? '']));
+    } finally {
+      db.close();
+    }
+  };
+  const x = read(a);
+  const y = read(b);
+  const differ = [...new Set([...x.keys(), ...y.keys()])].filter((k) => x.get(k) !== y.get(k));
+  const n = (type: string) => [...x.keys()].filter((k) => k.startsWith(`${type} `)).length;
+  const fts = [...x.entries()].filter(([k, v]) => k.startsWith('table ') && /USING fts5/i.test(v)).length;
+  if (differ.length) return { same: false, text: `the tuned raw database differs from the import's in ${differ.join(', ')}` };
+  return { same: true, text: `the tuned raw database has the import's ${n('table')} tables (${fts} full-text), ${n('index')} indexes and ${n('trigger')} triggers, each with the same SQL` };
+}
+
 /** This file as one plain JavaScript file (dependencies left to node_modules), or null without esbuild. */
 async function bundle(): Promise<string | null> {
   try {
     const esbuild = await import('esbuild');
     const out = path.join(__dirname, '..', 'node_modules', '.cache', 'radar-bench', 'import.cjs');
+    // A new file, not the old one rewritten: a node_modules copied with hard links shares it with other checkouts.
+    fs.rmSync(out, { force: true });
     await esbuild.build({ entryPoints: [__filename], bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', outfile: out, logLevel: 'silent' });
     return out;
   } catch {
@@ -414,6 +444,9 @@ async function main(): Promise<void> {
       fresh(tunedFile);
       tuned.push(await runChild(['--child-tuned-raw', gen.dir, tunedFile]));
     }
+    // A fair comparison: the tuned raw database has the import's schema (the same tables, indexes,
+    // triggers and full-text tables, each with the same SQL), checked on the last run of each.
+    const schema = sameSchema(dbFile, tunedFile);
     fresh(tunedFile);
     const impRates = imports.map((x) => rate(x.rows, x.ms));
     const tunedRates = tuned.map((x) => rate(x.rows, x.ms));
@@ -425,6 +458,15 @@ async function main(): Promise<void> {
     console.log(
       `  import vs tuned raw, ${RUNS} interleaved runs each: import ${impRates.map((x) => fmtInt(x)).join(', ')} rows/s; tuned raw ${tunedRates.map((x) => fmtInt(x)).join(', ')} rows/s`,
     );
+    // Each run of the import against the tuned raw run right after it, by time and by CPU time
+    // (the CPU time is far less bent by other work on the machine).
+    const pairs = imports.map((x, i) => tuned[i]!.ms / x.ms);
+    const cpuPairs = imports.every((x, i) => x.cpuMs && tuned[i]!.cpuMs) ? imports.map((x, i) => tuned[i]!.cpuMs! / x.cpuMs!) : [];
+    console.log(
+      `  pairs (import rate / the tuned raw rate of the run after it): ${pairs.map((x) => x.toFixed(3)).join(', ')}, median ${median(pairs).toFixed(3)}` +
+        (cpuPairs.length ? `; by CPU time ${cpuPairs.map((x) => x.toFixed(3)).join(', ')}, median ${median(cpuPairs).toFixed(3)}` : ''),
+    );
+    console.log(`  ${schema.same ? 'same schema' : red('schemas differ')}: ${schema.text}`);
     const rssMb = imp.maxRssKiB / 1024;
     const phases = Object.entries(imp.phases ?? {})
       .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`)
@@ -485,7 +527,7 @@ async function main(): Promise<void> {
     heading('targets');
     console.log(`  ${verdict(impRate >= IMPORT_TARGET)} import ${fmtInt(impRate)} rows/s (target >= ${fmtInt(IMPORT_TARGET)})`);
     console.log(
-      `  ${verdict(vsTuned >= TUNED_TARGET)} import vs tuned raw: ${vsTuned.toFixed(3)} (target >= ${TUNED_TARGET}x: ${vsTuned >= TUNED_TARGET ? 'met' : 'not met'}; 1.00x: ${vsTuned >= 1 ? 'met' : 'not met'})`,
+      `  ${verdict(vsTuned >= TUNED_TARGET && schema.same)} import vs tuned raw: ${vsTuned.toFixed(3)} (target >= ${TUNED_TARGET}x: ${vsTuned >= TUNED_TARGET ? 'met' : 'not met'}; 1.00x: ${vsTuned >= 1 ? 'met' : 'not met'}; median of the pairs ${median(pairs).toFixed(3)}${cpuPairs.length ? `, by CPU time ${median(cpuPairs).toFixed(3)}` : ''}; ${schema.same ? 'same schema' : 'schemas differ'})`,
     );
     console.log(`  ${verdict(rssMb < RSS_TARGET_MB)} import peak RSS ${rssMb.toFixed(0)} MiB (target < ${RSS_TARGET_MB} MB)`);
     console.log(`  ${verdict(expRate >= EXPORT_TARGET)} export ${fmtInt(expRate)} rows/s (target >= ${fmtInt(EXPORT_TARGET)})`);

@@ -25,6 +25,10 @@ const CLOSE_ARRAY = 93;
  * (brackets inside strings do not count). Malformed text is left for JSON.parse to refuse.
  */
 export function checkJsonDepth(text: string, max: number = MAX_JSON_DEPTH): void {
+  // The depth never exceeds the number of opening brackets: text with at most `max` of them
+  // (every record of an import, nearly every request) is counted by the engine's own search
+  // instead of walked character by character (about 30x less work on a 1.3 KB record).
+  if (openersAtMost(text, max)) return;
   let depth = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {
@@ -42,6 +46,14 @@ export function checkJsonDepth(text: string, max: number = MAX_JSON_DEPTH): void
       depth--;
     }
   }
+}
+
+/** Whether `text` holds at most `max` of `{` and `[` together (inside strings or not). */
+function openersAtMost(text: string, max: number): boolean {
+  let n = 0;
+  for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) if (++n > max) return false;
+  for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) if (++n > max) return false;
+  return true;
 }
 
 /** JSON.parse with the depth bound. */

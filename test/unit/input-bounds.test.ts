@@ -18,6 +18,9 @@ describe('checkJsonDepth', () => {
     expect(() => checkJsonDepth(`["\\\\",${'['.repeat(70)}`)).toThrow(JsonDepthError);
     expect(() => checkJsonDepth('[{"a":[{"b":[]}]}]', 4)).toThrow(JsonDepthError);
     expect(() => checkJsonDepth('[{"a":[{"b":[]}]}]', 5)).not.toThrow();
+    // Many brackets, shallow: more openers than the bound, still within it.
+    expect(() => checkJsonDepth(`[${'[],'.repeat(200)}{"a":{}}]`)).not.toThrow();
+    expect(() => checkJsonDepth(`[${'{},'.repeat(200)}${'['.repeat(64)}${']'.repeat(64)}]`)).toThrow(JsonDepthError);
   });
 
   it('parseJson bounds then parses', () => {

@@ -429,4 +429,29 @@ describe('kept counts', () => {
     await importFiles(fresh, [file('incidents.ndjson', ndjson([...added, ...changed]))]);
     expect(keptMismatches(fresh)).toEqual([]);
   });
+
+  it('equal a recount with owners and groups holding odd characters, risk levels at the bands\' edges, and after a refused import', async () => {
+    const db = freshDb();
+    await importFiles(db, [file('findings.ndjson', ndjson(findings)), file('assets.ndjson', ndjson(assets)), file('incidents.ndjson', ndjson(incidents))]);
+    expect(keptMismatches(db)).toEqual([]);
+    // A refused import (its finding type is nowhere) leaves every count as it was.
+    const before = dump(db);
+    const orphan = { ...incidents[0]!, id: crypto.randomUUID(), display_id: undefined, finding_id: crypto.randomUUID() };
+    await expect(importFiles(db, [file('incidents.ndjson', ndjson([orphan]))])).rejects.toThrow(TransferError);
+    expect(dump(db)).toEqual(before);
+    // Owners and groups holding a NUL character, risk levels at the bands' edges.
+    const odd = Array.from({ length: 9 }, (_, i) => ({
+      ...incidents[i % incidents.length]!,
+      id: crypto.randomUUID(),
+      display_id: undefined,
+      user_id: i % 2 ? 'a\u0000b' : `user-${i}`,
+      group_id: i % 3 ? null : 'g\u0000',
+      risklevel: [0, 0.1, 3.9, 4, 6.9, 7, 8.9, 9, 10][i],
+    }));
+    const res = await importFiles(db, [file('incidents.ndjson', ndjson(odd))]);
+    expect(res.resources.service_asset_findings).toMatchObject({ inserted: 9 });
+    expect(keptMismatches(db)).toEqual([]);
+    expect(rowsOf(db, `SELECT SUM(n) AS n FROM incident_owner_day_counts WHERE k = ?`, '=a\u0000b')[0]!.n).toBe(4);
+    expect(rowsOf(db, `SELECT SUM(n) AS n FROM incident_group_day_counts WHERE k = ?`, '=g\u0000')[0]!.n).toBe(3);
+  });
 });

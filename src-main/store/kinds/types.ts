@@ -106,5 +106,6 @@ export interface KindModule {
  * the batch) before the trigger is put back.
  */
 export interface KindKept {
-  insertCounts(): readonly { trigger: string; addSql: string }[];
+  /** addAllSql: the same statement for a batch that filled an empty table (every row new), free to read an index instead. */
+  insertCounts(): readonly { trigger: string; addSql: string; addAllSql?: string }[];
 }

@@ -127,7 +127,7 @@ interface TableState {
   /** Secondary indexes set aside while an empty table is filled, made again at the end. */
   indexes: { name: string; sql: string }[];
   /** The kind's kept-count insert triggers set aside, and what adds the new rows' counts at the end. */
-  kept: { name: string; sql: string; addSql: string }[];
+  kept: { name: string; sql: string; addSql: string; addAllSql?: string }[];
   seq: number | null;
   flat: unknown[];
   present: Uint8Array;
@@ -248,7 +248,7 @@ export class BulkWrite {
       const row = this.db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`).get(k.trigger) as { sql: string } | undefined;
       if (!row) continue;
       this.db.exec(`DROP TRIGGER ${q(k.trigger)}`);
-      kept.push({ name: k.trigger, sql: row.sql, addSql: k.addSql });
+      kept.push({ name: k.trigger, sql: row.sql, addSql: k.addSql, addAllSql: k.addAllSql });
     }
     s = {
       plan,
@@ -502,7 +502,8 @@ export class BulkWrite {
     for (const s of states) {
       for (const k of s.kept) {
         if (opts.signal?.aborted) throw new BulkCancelled();
-        this.db.prepare(k.addSql).run(s.before);
+        // A table this batch filled from empty: every row is new, read from an index where one holds the columns.
+        this.db.prepare(s.before === 0 && k.addAllSql ? k.addAllSql : k.addSql).run(s.before);
         this.db.exec(k.sql);
       }
       s.kept = [];
