@@ -5,14 +5,15 @@
 // time-outs), which answers on the raw socket. Unexpected failures are a bare 500
 // `Internal Server Error`: no stack, no SQL, no input echoed back.
 import http from 'node:http';
-import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiError, ERR, errorBody, VERBATIM_TEXTS } from '../../src-shared/errors';
 import { JsonDepthError } from '../../src-shared/json';
 import { isBusy } from '../store/connection';
-import { MAX_HEADER_BYTES, MAX_PARAM_LENGTH } from './limits';
+import { MAX_PARAM_LENGTH } from './limits';
+
+export { clientErrorAnswer } from './client-error';
 
 type Issue = { instancePath?: string; message?: string; keyword?: string; params?: Record<string, unknown> };
 
@@ -99,24 +100,6 @@ export function describeError(err: unknown): { status: number; text: string; ext
     return { status, text: http.STATUS_CODES[status] ?? ERR.badRequest };
   }
   return { status: 500, text: ERR.internal };
-}
-
-/** Node's HTTP parser refused the request before Fastify saw it: answer on the socket. */
-export function clientErrorAnswer(err: { code?: string }, socket: Socket): void {
-  if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, text] =
-    err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, `the request line and headers are larger than ${MAX_HEADER_BYTES / 1024} KiB`]
-      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'the request did not arrive in time']
-        : [400, 'malformed HTTP request'];
-  const body = JSON.stringify(errorBody(status, text));
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy();
 }
 
 /** Fastify's routing-time refusals (frameworkErrors): bad %-encoding, over-long parameters. */

@@ -4,7 +4,9 @@
 // socket). The app takes the port over through Fastify's serverFactory, so it configures the
 // server (client errors, time-outs) as it would its own; this closes it.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { errorBody } from '../../src-shared/errors';
+import { clientErrorAnswer } from './client-error';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -39,6 +41,11 @@ export class Gate {
       else this.waiting.push([req, res]);
     });
     this.server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    // Until the app takes the port over (and answers them itself), requests Node's parser
+    // refuses are answered here, in the same shape.
+    this.server.on('clientError', (err: { code?: string }, socket) => {
+      if (!this.next) clientErrorAnswer(err, socket as Socket);
+    });
   }
 
   /** Calls `fn` once, when the first request arrives (at once if one already has). */
