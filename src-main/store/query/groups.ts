@@ -4,6 +4,7 @@
 // statuses, risk bands and values of that column (the kept per-value counts). The slice is the plan's tally
 // (kinds/incidents/kept.ts, sliceOf). Such a grouping is then a sum of kept rows instead of a
 // read of every matching incident.
+import type { GroupOrder } from '../../../src-shared/schemas/search';
 import { KEPT_VALUE_COUNTS, keptKey, type KeptValueColumn } from '../kinds/incidents/kept';
 import { placeholders } from '../sql';
 import type { Statements } from '../statements';
@@ -14,9 +15,39 @@ const VALUE_GROUPINGS: readonly string[] = Object.keys(KEPT_VALUE_COUNTS);
 
 export type Group = { value: string | null; count: number };
 
-/** Largest first, then by value (none first, then in binary order), as the counted grouping orders them. */
-const byCount = (a: Group, b: Group) =>
-  b.count - a.count || (a.value === null ? (b.value === null ? 0 : -1) : b.value === null ? 1 : Buffer.compare(Buffer.from(a.value), Buffer.from(b.value)));
+/**
+ * The group operation's order and page: the groups skipped and at most `limit` of them
+ * (undefined: all); `paged` when the request gave a limit or an offset (its answer then carries
+ * the number of groups and of records).
+ */
+export interface GroupPage {
+  order: GroupOrder;
+  offset: number;
+  limit?: number;
+  paged: boolean;
+}
+
+/** The group operation's answer (the contract's GroupAnswer). */
+export interface GroupResult {
+  items: { value: unknown; count: number }[];
+  groups?: number;
+  total?: number;
+}
+
+/** Every group, the most frequent first: the answer of a request without order, limit or offset. */
+export const EVERY_GROUP: GroupPage = { order: 'count', offset: 0, paged: false };
+
+/** A request's order and page. */
+export function groupPageOf(req: { order?: GroupOrder; limit?: number; offset?: number }): GroupPage {
+  return { order: req.order ?? 'count', offset: req.offset ?? 0, limit: req.limit, paged: req.limit !== undefined || req.offset !== undefined };
+}
+
+/** By value: none first, then in binary order (SQLite's order of text). */
+export const byValue = (a: Group, b: Group) =>
+  a.value === null ? (b.value === null ? 0 : -1) : b.value === null ? 1 : Buffer.compare(Buffer.from(a.value), Buffer.from(b.value));
+
+/** Largest first, then by value, as the counted grouping orders them. */
+const byCount = (a: Group, b: Group) => b.count - a.count || byValue(a, b);
 
 /** The groups (largest first, then by value) from the kept counts; undefined when they cannot answer. */
 export function keptGroups(store: Statements, field: string, tally: DaySlice): Group[] | undefined {
