@@ -140,10 +140,11 @@ const verdict = (ok: boolean) => (ok ? green('PASS') : red('FAIL'));
 
 async function newContext(browser: Browser): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-GB', timezoneId: 'UTC' });
-  await context.clock.setFixedTime(NOW_MS);
+  // The probes first: they keep the document's own clock before the fake one replaces it (console-probe.ts).
   await context.addInitScript({ content: NETWORK_PROBE });
   await context.addInitScript({ content: VIEW_PROBE });
   await context.addInitScript({ content: FIRST_ROWS_PROBE });
+  await context.clock.setFixedTime(NOW_MS);
   return context;
 }
 
@@ -427,6 +428,7 @@ async function measureViews(browser: Browser, main: string, apiKey: string): Pro
   const context = await newContext(browser);
   let page = await context.newPage();
   await page.goto(`${main}/#key=${apiKey}`);
+  if (!(await page.evaluate('window.__net.realClock'))) throw new Error("the probes read a replaced clock: install them before the page's clock");
   await settle(page);
   // The live list's periodic check (every 30 s by default) would land inside some measurements.
   await page.locator('.live select').selectOption('0');
