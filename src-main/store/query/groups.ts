@@ -89,3 +89,34 @@ function valueGroups(store: Statements, column: KeptValueColumn, slice: DaySlice
     .map((x) => ({ value: x.k === '' ? null : x.k.slice(1), count: x.n }))
     .sort(byCount);
 }
+
+const leadingIndexes = new WeakMap<Statements, Map<string, string | null>>();
+
+/** A whole (not partial) index of `table` whose first column is `column`; null when there is none. Kept per connection. */
+export function indexLedBy(store: Statements, table: string, column: string): string | null {
+  let known = leadingIndexes.get(store);
+  if (!known) leadingIndexes.set(store, (known = new Map()));
+  const key = `${table}\u0000${column}`;
+  let name = known.get(key);
+  if (name === undefined) {
+    const row = store.get1<{ name: string }>(
+      'SELECT l.name AS name FROM pragma_index_list(?) l JOIN pragma_index_info(l.name) i ON i.seqno = 0 WHERE l.partial = 0 AND i.name = ? ORDER BY l.name LIMIT 1',
+      [table, column],
+    );
+    name = row?.name ?? null;
+    known.set(key, name);
+  }
+  return name;
+}
+
+/**
+ * Whether a page of groups in value order is read sooner by walking the field's index in order
+ * and checking each record against the conditions (about (offset + limit) / density entries, a
+ * group being about one record or two) than by reading every match and sorting their values
+ * (`total` entries): with `total` of `all` records matching, when (offset + limit) x all <
+ * total² / 2. Status new among 1,000,000 incidents (155,754): a page of 200 titles in 2-11 ms
+ * instead of 660-745 ms; a rare asset's 4,871 incidents are read by their own index.
+ */
+export function walkIndex(page: GroupPage, total: number, all: number): boolean {
+  return page.limit !== undefined && (page.offset + page.limit) * all < (total * total) / 2;
+}

@@ -17,7 +17,7 @@ import type { Rec, WriteContext } from '../api';
 import { attachRelations } from '../relations';
 import type { Statements } from '../statements';
 import { countOf, keptSliceHolds } from './days';
-import { byValue, EVERY_GROUP, keptGroups, type Group, type GroupPage, type GroupResult } from './groups';
+import { byValue, EVERY_GROUP, indexLedBy, keptGroups, walkIndex, type Group, type GroupPage, type GroupResult } from './groups';
 import { compileSearchPlan, countSqlOf, idsSqlOf, materialise, matchKey, planResource, type Plan } from './plan';
 import { incidentStats, type IncidentStats, type StatBucket } from './stats';
 import { openStream, type Stream } from './stream';
@@ -133,7 +133,13 @@ export class Runner {
     }
     const store = this.store;
     const value = columnExpr(r, f);
-    const grouped = `SELECT ${value} AS value, COUNT(*) AS count FROM ${q(r.table)} t ${whereClause(plan.where)} GROUP BY 1`;
+    // A page by value under conditions that match many records: the field's index walked in order.
+    let from = `${q(r.table)} t`;
+    if (page.order === 'value' && page.limit !== undefined && plan.where.sql !== '1' && !plan.fts.length && !plan.cte && f.source === 'stored') {
+      const index = indexLedBy(store, r.table, f.name);
+      if (index && walkIndex(page, this.count(plan, version), this.count(compileSearchPlan(r, emptySearch(-1, 0)), version))) from += ` INDEXED BY ${q(index)}`;
+    }
+    const grouped = `SELECT ${value} AS value, COUNT(*) AS count FROM ${from} ${whereClause(plan.where)} GROUP BY 1`;
     const order = page.order === 'value' ? 'value ASC' : 'count DESC, value ASC';
     const rows = store.withHits((hits) => {
       const { fillCount } = materialise(hits, plan);
