@@ -174,7 +174,8 @@ export function views(fx: Fixtures): View[] {
   for (const s of sorts) {
     out.push({ family: 'sort', name: `sort by ${s.column} ${s.direction}`, base: '', act: { kind: 'sort', column: s.column, label: s.label }, filters: [], text: '', ordering: [{ field: s.column, direction: s.direction }] });
   }
-  // Last: every title is nearly its own group (hundreds of thousands of them).
+  // Last: every title is nearly its own group (hundreds of thousands of them): the console reads them a page at a time.
   out.push({ family: 'grouping', name: 'group by title', base: '', act: { kind: 'groupBy', field: 'title' }, filters: [], text: '', groupBy: 'title' });
+  out.push({ family: 'grouping', name: 'group by title + status new', base: 'status=new', act: { kind: 'groupBy', field: 'title' }, filters: [status('new')], text: '', groupBy: 'title' });
   return out;
 }
