@@ -114,8 +114,14 @@ export function GroupedList(props: {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [api, tags, props.field, qk, seq, asOf, paged]);
 
-  const shape = `${props.view}|${props.field}|${tags.map((x) => x.id).join(',')}|${qk}`;
-  const pages = usePagedGroups({ enabled: paged, api, view: props.view, tags, field: props.field, query: props.query, shape, reload: `${shape}|${seq}|${asOf}` });
+  // Which instances are remote platforms is known once the instance list has loaded (an address naming one may open first).
+  const loaded = useInstances((s) => s.loaded);
+  const remoteIds = tags.filter((x) => x.id !== 'main' && list.find((i) => i.id === x.id)?.kind === 'remote').map((x) => x.id);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const remote = useMemo(() => remoteIds, [remoteIds.join(',')]);
+  const kindsKnown = loaded || tags.every((x) => x.id === 'main');
+  const shape = `${props.view}|${props.field}|${tags.map((x) => x.id).join(',')}|${remote.join(',')}|${qk}`;
+  const pages = usePagedGroups({ enabled: paged && kindsKnown, api, view: props.view, tags, remote, field: props.field, query: props.query, shape, reload: `${shape}|${seq}|${asOf}` });
   useEffect(() => {
     if (paged && pages.current) props.onTotal(props.totalKey, pages.total);
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -5,9 +5,10 @@
 // With several instances the pages are merged in value order, and a group is shown only once
 // every instance with more to read has read past its value (nothing appears out of order, and
 // nothing is skipped). An instance that answers every group at once (a platform without paging)
-// is sorted here and counts as read to its end.
+// is sorted here and counts as read to its end; a remote platform is asked that way (the paging
+// parameters are this server's extension).
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { groupPage, type GroupItem } from '../../api/radar';
+import { groupBy, groupPage, type GroupItem, type GroupPageAnswer } from '../../api/radar';
 import { INCIDENTS, resolveFor } from '../../data/incidentList';
 import type { InstanceTag } from '../../data/source';
 import { targetOf } from '../../state/instances';
@@ -45,7 +46,9 @@ export function usePagedGroups(o: {
   tags: readonly InstanceTag[];
   field: GroupField;
   query: IncidentQuery;
-  /** Names the list (view, field, query): groups read for another are not shown. */
+  /** The instances among `tags` that are remote platforms (asked every group at once). */
+  remote: readonly string[];
+  /** Names the list (view, field, query, instances): groups read for another are not shown. */
   shape: string;
   /** Changes when the list must be read again (the shape, the data, the clock). */
   reload: string;
@@ -61,7 +64,11 @@ export function usePagedGroups(o: {
 
   const read = useCallback(
     async (tag: InstanceTag, offset: number, signal: AbortSignal): Promise<Omit<Part, 'tag'>> => {
-      const a = await groupPage(o.api!, targetOf(tag.id), INCIDENTS, o.field, toSearchFilters(o.query, resolveFor(o.view, tag.id)), { offset, limit: GROUP_PAGE }, signal);
+      const filters = toSearchFilters(o.query, resolveFor(o.view, tag.id));
+      // A remote platform is asked the spec's request (every group); this server's instances a page.
+      const a: GroupPageAnswer = o.remote.includes(tag.id)
+        ? { items: await groupBy(o.api!, targetOf(tag.id), INCIDENTS, o.field, filters, signal) }
+        : await groupPage(o.api!, targetOf(tag.id), INCIDENTS, o.field, filters, { offset, limit: GROUP_PAGE }, signal);
       const items = a.items.map((i: GroupItem) => ({ instance: tag, value: i.value, count: i.count }));
       if (a.groups === undefined || a.total === undefined) {
         // Every group at once: sorted here, read to its end.
