@@ -41,6 +41,14 @@ const NEW = [{ field: 'status', filter_type: 'equal', value: 'new' }];
 const CASES: { name: string; field: string; filters: unknown[]; where: string; params: unknown[] }[] = [
   { name: 'title (grouped in SQL)', field: 'title', filters: [], where: '1', params: [] },
   { name: 'title, status new', field: 'title', filters: NEW, where: "status = 'new'", params: [] },
+  { name: 'title, status closed (its status and title index)', field: 'title', filters: [{ field: 'status', filter_type: 'equal', value: 'closed' }], where: "status = 'closed'", params: [] },
+  {
+    name: 'title, status new, risk 7 to 10',
+    field: 'title',
+    filters: [...NEW, { field: 'risklevel', filter_type: 'range', value: [7, 10] }],
+    where: "status = 'new' AND risklevel BETWEEN 7 AND 10",
+    params: [],
+  },
   { name: 'status (kept counts)', field: 'status', filters: [], where: '1', params: [] },
   { name: 'owner (kept counts, with none)', field: 'user_id', filters: [], where: '1', params: [] },
   { name: 'asset, status new (kept counts)', field: 'service_asset_id', filters: NEW, where: "status = 'new'", params: [] },
@@ -79,6 +87,7 @@ describe('POST /<resource>/group, paged', () => {
     for (const [name, filters, where] of [
       ['status other than closed', [{ field: 'status', filter_type: 'intersection', value: ['new', 'assigned_customer', 'working_customer', 'feedback_required', 'verify_close', 'risk_accepted', 'invalid'] }], "status <> 'closed'"],
       ['status new', NEW, "status = 'new'"],
+      ['status closed', [{ field: 'status', filter_type: 'equal', value: 'closed' }], "status = 'closed'"],
     ] as const) {
       const all = recount('title', 'value', where);
       for (const offset of [0, 2, 5, all.length - 2]) {

@@ -92,16 +92,19 @@ function valueGroups(store: Statements, column: KeptValueColumn, slice: DaySlice
 
 const leadingIndexes = new WeakMap<Statements, Map<string, string | null>>();
 
-/** A whole (not partial) index of `table` whose first column is `column`; null when there is none. Kept per connection. */
-export function indexLedBy(store: Statements, table: string, column: string): string | null {
+/**
+ * A whole (not partial) index of `table` whose first columns are `columns` in that order; null
+ * when there is none. Kept per connection.
+ */
+export function indexLedBy(store: Statements, table: string, ...columns: string[]): string | null {
   let known = leadingIndexes.get(store);
   if (!known) leadingIndexes.set(store, (known = new Map()));
-  const key = `${table}\u0000${column}`;
+  const key = [table, ...columns].join('\u0000');
   let name = known.get(key);
   if (name === undefined) {
     const row = store.get1<{ name: string }>(
-      'SELECT l.name AS name FROM pragma_index_list(?) l JOIN pragma_index_info(l.name) i ON i.seqno = 0 WHERE l.partial = 0 AND i.name = ? ORDER BY l.name LIMIT 1',
-      [table, column],
+      `SELECT l.name AS name FROM pragma_index_list(?) l WHERE l.partial = 0 AND ${columns.map((_, i) => `(SELECT i.name FROM pragma_index_info(l.name) i WHERE i.seqno = ${i}) = ?`).join(' AND ')} ORDER BY l.name LIMIT 1`,
+      [table, ...columns],
     );
     name = row?.name ?? null;
     known.set(key, name);
@@ -119,4 +122,10 @@ export function indexLedBy(store: Statements, table: string, column: string): st
  */
 export function walkIndex(page: GroupPage, total: number, all: number): boolean {
   return page.limit !== undefined && (page.offset + page.limit) * all < (total * total) / 2;
+}
+
+/** Whether a plan's only condition is one status (its tally: one status, no band, time, owner or value). */
+export function oneStatus(plan: { tally?: DaySlice; fts: readonly unknown[]; cte: string }): boolean {
+  const t = plan.tally;
+  return !!t && !plan.fts.length && !plan.cte && t.statuses?.length === 1 && !t.risks && !t.lower && !t.upper && !t.key && !t.value;
 }

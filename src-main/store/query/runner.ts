@@ -17,7 +17,7 @@ import type { Rec, WriteContext } from '../api';
 import { attachRelations } from '../relations';
 import type { Statements } from '../statements';
 import { countOf, keptSliceHolds } from './days';
-import { byValue, EVERY_GROUP, indexLedBy, keptGroups, walkIndex, type Group, type GroupPage, type GroupResult } from './groups';
+import { byValue, EVERY_GROUP, indexLedBy, keptGroups, oneStatus, walkIndex, type Group, type GroupPage, type GroupResult } from './groups';
 import { compileSearchPlan, countSqlOf, idsSqlOf, materialise, matchKey, planResource, type Plan } from './plan';
 import { incidentStats, type IncidentStats, type StatBucket } from './stats';
 import { openStream, type Stream } from './stream';
@@ -133,11 +133,15 @@ export class Runner {
     }
     const store = this.store;
     const value = columnExpr(r, f);
-    // A page by value under conditions that match many records: the field's index walked in order.
+    // A page by value under one status: the (status, field) index's range of that status holds
+    // the page in order. Under other conditions that match many records: the field's index
+    // walked in order.
     let from = `${q(r.table)} t`;
     if (page.order === 'value' && page.limit !== undefined && plan.where.sql !== '1' && !plan.fts.length && !plan.cte && f.source === 'stored') {
-      const index = indexLedBy(store, r.table, f.name);
-      if (index && walkIndex(page, this.count(plan, version), this.count(compileSearchPlan(r, emptySearch(-1, 0)), version))) from += ` INDEXED BY ${q(index)}`;
+      const statusIndex = oneStatus(plan) ? indexLedBy(store, r.table, 'status', f.name) : null;
+      const index = statusIndex ?? indexLedBy(store, r.table, f.name);
+      if (statusIndex) from += ` INDEXED BY ${q(statusIndex)}`;
+      else if (index && walkIndex(page, this.count(plan, version), this.count(compileSearchPlan(r, emptySearch(-1, 0)), version))) from += ` INDEXED BY ${q(index)}`;
     }
     const grouped = `SELECT ${value} AS value, COUNT(*) AS count FROM ${from} ${whereClause(plan.where)} GROUP BY 1`;
     const order = page.order === 'value' ? 'value ASC' : 'count DESC, value ASC';
