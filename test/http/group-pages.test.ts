@@ -42,6 +42,14 @@ const CASES: { name: string; field: string; filters: unknown[]; where: string; p
   { name: 'title (grouped in SQL)', field: 'title', filters: [], where: '1', params: [] },
   { name: 'title, status new', field: 'title', filters: NEW, where: "status = 'new'", params: [] },
   { name: 'title, status closed (its status and title index)', field: 'title', filters: [{ field: 'status', filter_type: 'equal', value: 'closed' }], where: "status = 'closed'", params: [] },
+  { name: 'title, risk band critical (read from the status, title and band index)', field: 'title', filters: [{ field: 'risk', filter_type: 'equal', value: 'critical' }], where: "risk = 'critical'", params: [] },
+  {
+    name: 'title, status new and band high',
+    field: 'title',
+    filters: [...NEW, { field: 'risk', filter_type: 'equal', value: 'high' }],
+    where: "status = 'new' AND risk = 'high'",
+    params: [],
+  },
   {
     name: 'title, status new, risk 7 to 10',
     field: 'title',

@@ -17,7 +17,7 @@ import type { Rec, WriteContext } from '../api';
 import { attachRelations } from '../relations';
 import type { Statements } from '../statements';
 import { countOf, keptSliceHolds } from './days';
-import { byValue, EVERY_GROUP, indexLedBy, keptGroups, oneStatus, walkIndex, type Group, type GroupPage, type GroupResult } from './groups';
+import { byValue, EVERY_GROUP, indexLedBy, keptGroups, oneStatus, statusValueIndex, walkIndex, type Group, type GroupPage, type GroupResult } from './groups';
 import { compileSearchPlan, countSqlOf, idsSqlOf, materialise, matchKey, planResource, type Plan } from './plan';
 import { incidentStats, type IncidentStats, type StatBucket } from './stats';
 import { openStream, type Stream } from './stream';
@@ -158,7 +158,8 @@ export class Runner {
       groups = store.withHits((hits) => {
         const { fillCount } = materialise(hits, plan);
         // Two statements: COUNT(DISTINCT) alone reads a field's index in order, without a temporary B-tree.
-        const distinct = `${plan.cte}SELECT COUNT(DISTINCT ${value}) AS n FROM ${q(r.table)} t ${whereClause(plan.where)}`;
+        const covering = f.source === 'stored' ? statusValueIndex(store, r.table, f.name, plan) : null;
+        const distinct = `${plan.cte}SELECT COUNT(DISTINCT ${value}) AS n FROM ${q(r.table)} t${covering ? ` INDEXED BY ${q(covering)}` : ''} ${whereClause(plan.where)}`;
         const none = `${plan.cte}SELECT EXISTS (SELECT 1 FROM ${q(r.table)} t WHERE (${plan.where.sql}) AND ${value} IS NULL) AS n`;
         const n = (sql: string) => store.get1<{ n: number }>(fillCount(sql), plan.where.params)?.n ?? 0;
         return n(distinct) + n(none);
