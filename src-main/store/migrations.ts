@@ -214,7 +214,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 14,
-    name: 'incident index by status, title and risk band: the number of titles of a status (and band) read from one range of it, a status\'s titles in order, a band\'s titles without reading the table',
+    name: 'incident index by status, title and risklevel: the number of titles of a status (and band) read from one range of it, a status\'s titles in order, a band\'s titles without reading the table',
     up: addRegistryIndexes,
   },
 ];

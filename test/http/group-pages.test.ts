@@ -42,12 +42,13 @@ const CASES: { name: string; field: string; filters: unknown[]; where: string; p
   { name: 'title (grouped in SQL)', field: 'title', filters: [], where: '1', params: [] },
   { name: 'title, status new', field: 'title', filters: NEW, where: "status = 'new'", params: [] },
   { name: 'title, status closed (its status and title index)', field: 'title', filters: [{ field: 'status', filter_type: 'equal', value: 'closed' }], where: "status = 'closed'", params: [] },
-  { name: 'title, risk band critical (read from the status, title and band index)', field: 'title', filters: [{ field: 'risk', filter_type: 'equal', value: 'critical' }], where: "risk = 'critical'", params: [] },
+  { name: 'title, band critical as risklevel 9 or more (read from the status, title and risklevel index)', field: 'title', filters: [{ field: 'risklevel', filter_type: 'range', value: [9, null] }], where: 'risklevel >= 9', params: [] },
+  { name: 'title, band critical as the stored band', field: 'title', filters: [{ field: 'risk', filter_type: 'equal', value: 'critical' }], where: "risk = 'critical'", params: [] },
   {
-    name: 'title, status new and band high',
+    name: 'title, status new and band high as risklevel 7 to under 9',
     field: 'title',
-    filters: [...NEW, { field: 'risk', filter_type: 'equal', value: 'high' }],
-    where: "status = 'new' AND risk = 'high'",
+    filters: [...NEW, { field: 'risklevel', filter_type: 'range', value: [7, null] }, { field: 'risklevel', filter_type: 'range', value: [9, null], negation: true }],
+    where: "status = 'new' AND risklevel >= 7 AND risklevel < 9",
     params: [],
   },
   {
