@@ -1,13 +1,20 @@
 // In-page probes of `bench:console`, as JavaScript text (functions compiled by tsx carry helpers
-// the page lacks). performance.now() in the page counts from navigation start.
+// the page lacks).
+//
+// Every time the probes note is read from the document's own clock (performance.now() of the
+// page, counting from navigation start), the clock the browser stamps its long tasks with. The
+// bench sets the page's date with Playwright's clock, which replaces performance.now() (and
+// events' timeStamp) by a fake one counting from when the clock was installed on the context,
+// not from the document's navigation start: long tasks compared with it fell outside every
+// view. NETWORK_PROBE therefore keeps the real performance.now() as window.__now, and must be
+// installed before the clock (an init script added earlier runs earlier).
 
-/**
- * Installed before the console's scripts: every fetch the page makes is logged (method, URL,
- * body, start, headers, end = its body read or the request failed or was aborted) with a count
- * of those in flight, and long tasks (the browser's main thread busy 50 ms or more) are kept.
- */
 export const NETWORK_PROBE = `(() => {
-  const net = { inflight: 0, pending: new Set(), log: [], long: [] };
+  const perf = window.performance;
+  const real = typeof Performance === 'function' && perf instanceof Performance;
+  const now = real ? perf.now.bind(perf) : () => perf.now();
+  window.__now = now;
+  const net = { inflight: 0, pending: new Set(), log: [], long: [], realClock: real, observer: null };
   window.__net = net;
   const orig = window.fetch.bind(window);
   window.fetch = (input, init) => {
@@ -15,15 +22,15 @@ export const NETWORK_PROBE = `(() => {
     const url = req ? req.url : String(input);
     const method = (init && init.method) || (req && req.method) || 'GET';
     const body = init && typeof init.body === 'string' ? init.body : null;
-    const e = { url, method, body, start: performance.now(), headers: null, end: null, status: 0 };
+    const e = { url, method, body, start: now(), headers: null, end: null, status: 0 };
     net.log.push(e);
     net.inflight++;
     net.pending.add(e);
     let done = false;
-    const finish = () => { if (!done) { done = true; e.end = performance.now(); net.inflight--; net.pending.delete(e); } };
+    const finish = () => { if (!done) { done = true; e.end = now(); net.inflight--; net.pending.delete(e); } };
     return orig(input, init).then((res) => {
       e.status = res.status;
-      e.headers = performance.now();
+      e.headers = now();
       for (const m of ['json', 'text', 'arrayBuffer', 'blob']) {
         const read = res[m].bind(res);
         res[m] = () => read().then((v) => { finish(); return v; }, (err) => { finish(); throw err; });
@@ -32,15 +39,20 @@ export const NETWORK_PROBE = `(() => {
       return res;
     }, (err) => { finish(); throw err; });
   };
+  // Long tasks: delivered to the observer some time after they end; takeLong() also takes the
+  // ones not delivered yet.
+  const keep = (entries) => { for (const x of entries) net.long.push({ start: x.startTime, duration: x.duration }); };
   try {
-    new PerformanceObserver((list) => { for (const x of list.getEntries()) net.long.push({ start: x.startTime, duration: x.duration }); }).observe({ type: 'longtask', buffered: true });
+    net.observer = new PerformanceObserver((list) => keep(list.getEntries()));
+    net.observer.observe({ type: 'longtask', buffered: true });
   } catch {}
+  net.takeLong = () => { if (net.observer) keep(net.observer.takeRecords()); return net.long; };
 })()`;
 
 /** Records when the first loaded incident row is on screen (the frame after it appears). */
 export const FIRST_ROWS_PROBE = `(() => {
   const seen = () => document.querySelector('table[aria-label="Incidents"] tbody tr[data-loaded="true"]');
-  const done = () => requestAnimationFrame(() => { window.__firstRows = performance.now(); });
+  const done = () => requestAnimationFrame(() => { window.__firstRows = window.__now(); });
   const obs = new MutationObserver(() => { if (seen()) { obs.disconnect(); done(); } });
   document.addEventListener('DOMContentLoaded', () => {
     if (seen()) done();
@@ -62,6 +74,7 @@ export const FIRST_ROWS_PROBE = `(() => {
  */
 export const VIEW_PROBE = `(() => {
   const net = window.__net;
+  const now = window.__now;
   const digits = (s) => { const d = (s || '').replace(/[^0-9]/g, ''); return d === '' ? null : Number(d); };
   const shown = () => {
     const total = document.querySelector('[data-testid="total"]')?.textContent ?? '';
@@ -89,12 +102,13 @@ export const VIEW_PROBE = `(() => {
   const onEvent = (ev) => {
     if (!st || st.t0 !== null || st.o.trigger !== ev.type) return;
     if (ev.type === 'keydown' && ev.key !== 'Enter') return;
-    st.t0 = ev.timeStamp;
+    // The first listener of the event (capture, on the document): ev.timeStamp is on the fake clock.
+    st.t0 = now();
   };
   for (const type of ['click', 'keydown', 'change']) document.addEventListener(type, onEvent, { capture: true });
   window.__view = {
     arm(o) {
-      const armed = performance.now();
+      const armed = now();
       const s = { o, t0: null, since: null, resolve: null };
       const ignore = (o.ignore ?? []).map((x) => new RegExp(x));
       const counted = (e) => !ignore.some((re) => re.test(e.method + ' ' + e.url.replace(location.origin, '')));
@@ -105,13 +119,13 @@ export const VIEW_PROBE = `(() => {
         st = null;
         const t0 = s.t0 ?? armed;
         const reqs = net.log.filter((e) => e.start >= t0).map((e) => ({ method: e.method, url: e.url.replace(location.origin, ''), body: e.body, start: e.start - t0, headers: e.headers === null ? null : e.headers - t0, end: e.end === null ? null : e.end - t0, status: e.status, background: !counted(e) }));
-        const long = net.long.filter((x) => x.start + x.duration >= t0).map((x) => ({ start: x.start - t0, duration: x.duration }));
+        const long = net.takeLong().filter((x) => x.start + x.duration >= t0).map((x) => ({ start: x.start - t0, duration: x.duration }));
         s.resolve({ ...extra, requests: reqs, long, shown: shown() });
       };
       const tick = () => {
-        const now = performance.now();
+        const t = now();
         if (s.t0 === null) {
-          if (now - armed > o.timeoutMs) return finish({ error: 'the control was not used' });
+          if (t - armed > o.timeoutMs) return finish({ error: 'the control was not used' });
           return requestAnimationFrame(tick);
         }
         const sent = net.log.filter((e) => e.start >= s.t0 && counted(e));
@@ -119,14 +133,14 @@ export const VIEW_PROBE = `(() => {
         const ok = sent.length > 0 && inflight() === 0 && v.total !== null && !v.busy &&
           (!o.groups || v.groups !== null) && (!o.expand || v.openRows > 0) && (!o.rows || v.rows > 0);
         if (!ok) s.since = null;
-        else if (s.since === null || sent.some((e) => e.start > s.since)) s.since = now;
-        if (s.since !== null && now - s.since >= o.quietMs) return finish({ ms: s.since - s.t0 });
-        if (now - s.t0 > o.timeoutMs) return finish({ error: 'timed out after ' + o.timeoutMs + ' ms' });
+        else if (s.since === null || sent.some((e) => e.start > s.since)) s.since = t;
+        if (s.since !== null && t - s.since >= o.quietMs) return finish({ ms: s.since - s.t0 });
+        if (t - s.t0 > o.timeoutMs) return finish({ error: 'timed out after ' + o.timeoutMs + ' ms' });
         requestAnimationFrame(tick);
       };
       requestAnimationFrame(tick);
     },
-    mark(t) { if (st && st.t0 === null) st.t0 = t ?? performance.now(); },
+    mark(t) { if (st && st.t0 === null) st.t0 = t ?? now(); },
     wait() { return st ? st.promise : Promise.resolve({ error: 'not armed' }); },
     shown,
     inflight: (ignore) => { const res = (ignore ?? []).map((x) => new RegExp(x)); let n = 0; for (const e of net.pending) if (!res.some((re) => re.test(e.method + ' ' + e.url.replace(location.origin, '')))) n++; return n; },

@@ -174,7 +174,14 @@ export function views(fx: Fixtures): View[] {
   for (const s of sorts) {
     out.push({ family: 'sort', name: `sort by ${s.column} ${s.direction}`, base: '', act: { kind: 'sort', column: s.column, label: s.label }, filters: [], text: '', ordering: [{ field: s.column, direction: s.direction }] });
   }
-  // Last: every title is nearly its own group (hundreds of thousands of them).
+  // Last: every title is nearly its own group (hundreds of thousands of them): the console reads them a page at a time.
   out.push({ family: 'grouping', name: 'group by title', base: '', act: { kind: 'groupBy', field: 'title' }, filters: [], text: '', groupBy: 'title' });
+  // With a status (the largest, closed, too), a risk band or a range: each first request counts that slice's titles.
+  for (const st of ['new', 'assigned_customer', 'closed']) {
+    out.push({ family: 'grouping', name: `group by title + status ${st}`, base: `status=${st}`, act: { kind: 'groupBy', field: 'title' }, filters: [status(st)], text: '', groupBy: 'title' });
+  }
+  for (const c of [WITH_RISK, WITH_RANGE]) {
+    out.push({ family: 'grouping', name: `group by title${c.label}`, base: c.base, act: { kind: 'groupBy', field: 'title' }, filters: [...c.filters], text: '', groupBy: 'title' });
+  }
   return out;
 }

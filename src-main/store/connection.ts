@@ -71,7 +71,7 @@ export function inTransaction<T>(db: Db, fn: () => T, mode: 'deferred' | 'immedi
  * (migrations.ts refuses to load when they differ). Kept here so that a start can tell whether
  * the migrations are needed without loading them.
  */
-export const SCHEMA_VERSION = 13;
+export const SCHEMA_VERSION = 14;
 
 /** The schema version the file is at (PRAGMA user_version; 0 for a new file). */
 export const schemaVersionOf = (db: Db): number => db.pragma('user_version', { simple: true }) as number;

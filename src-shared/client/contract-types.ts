@@ -949,6 +949,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -1027,6 +1033,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -1105,6 +1117,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -1183,6 +1201,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -1251,6 +1275,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -1339,6 +1369,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -1417,6 +1453,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -1495,6 +1537,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -1573,6 +1621,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -1651,6 +1705,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -1729,6 +1789,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -1802,6 +1868,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -1885,6 +1957,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -1963,6 +2041,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -2041,6 +2125,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -2109,6 +2199,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -2192,6 +2288,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -2270,6 +2372,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -2348,6 +2456,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -2426,6 +2540,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -2495,6 +2615,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -2591,6 +2717,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -2654,6 +2786,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -2747,6 +2885,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -2820,6 +2964,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -2903,6 +3053,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -2981,6 +3137,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -3059,6 +3221,12 @@ export interface Operations {
       group_field?: string;
       /** count among the records these search filters match */
       filters?: SearchFilter[];
+      /** the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field's index, so that a page of a field with very many values is read without counting every group */
+      order?: "count" | "value";
+      /** pages the answer: at most this many groups (absent: every group from `offset` on) */
+      limit?: number;
+      /** pages the answer: the groups skipped before the page, in the answer's order (default 0) */
+      offset?: number;
     };
     bodyRequired: true;
     answer: GroupAnswer;
@@ -5797,7 +5965,7 @@ export type FindingsUpdate = {
   };
 };
 
-/** record counts per value of the field, the most frequent first */
+/** record counts per value of the field, the most frequent first (or by value: `order`); every group, or with `limit`/`offset` one page of them with the number of groups and of records */
 export type GroupAnswer = {
   items: {
     /** a value of the field (null: records without one) */
@@ -5806,6 +5974,10 @@ export type GroupAnswer = {
     };
     count: number;
   }[];
+  /** the number of all groups, not only the page's: present when the request is paged (`limit` or `offset` given) */
+  groups?: number;
+  /** the number of records the filters match, the sum of every group's count (not only the page's): present when the request is paged */
+  total?: number;
 };
 
 /** Hardware: a record as answered */

@@ -19,7 +19,7 @@ import type { StatusChangeAnswer } from '../schemas/incident-status';
 import type { DiscardRequest, EntryStateName, ResolveRequest } from '../schemas/sync';
 import { changeStatusOnPlatform, type PlatformCalls, type StatusChangeOptions, type StatusNoteInput } from './status-change';
 import type { PublicQuery, ResourceName, ServiceAssetFindingDBFields } from './contract-types';
-import type { AnswerOf, CallArgs, CallInputOf, OperationId, ResourceApi, RoutedElement } from './types';
+import type { AnswerOf, CallArgs, CallInputOf, GroupOptions, OperationId, ResourceApi, RoutedElement } from './types';
 
 export type { OperationDef } from '../contract/operation';
 export type * from './contract-types';
@@ -200,8 +200,8 @@ export function createClient(o: ClientOptions) {
         create: (body: Record<string, unknown>) => d(op('create'), { body }) as Promise<ApiRecord>,
         update: (body: Record<string, unknown> & { id: string }) => d(op('update'), { body }) as Promise<ApiRecord>,
         delete: (id: string) => d(op('delete'), { params: { id } }) as Promise<{ id: string }>,
-        group: (group_field: string, filters?: SearchRequest['filters'], opts: { signal?: AbortSignal } = {}) =>
-          d(op('group'), { body: { group_field, filters }, signal: opts.signal }) as Promise<AnswerOf<`${ResourceName}.group`>>,
+        group: (group_field: string, filters?: SearchRequest['filters'], opts: GroupOptions = {}) =>
+          d(op('group'), { body: { group_field, filters, order: opts.order, limit: opts.limit, offset: opts.offset }, signal: opts.signal }) as Promise<AnswerOf<`${ResourceName}.group`>>,
         massCreate: (items: Record<string, unknown>[]) => d(op('mass_create'), { body: { items } }) as Promise<ApiPage>,
         massDelete: (ids: string[]) => d(op('mass_delete'), { body: { ids } }) as Promise<AnswerOf<`${ResourceName}.mass_delete`>>,
         massUpdate: (ids: string[], field: string, value: unknown) => d(op('mass_update'), { body: { ids, field, value } }) as Promise<AnswerOf<`${ResourceName}.mass_update`>>,

@@ -76,6 +76,17 @@ export type FilterOf<R extends ResourceName> =
       : { field: RelationOf<R> | LinkFieldOf<R>; filter_type: 'related'; value: string | readonly string[] | null; negation?: boolean; extension_params?: FilterExtensionParams });
 
 /** The search request of a resource (`POST /cruddy/v2/<resource>/search`). */
+/** The group operation's paging (absent: every group, the most frequent first). */
+export interface GroupOptions {
+  signal?: AbortSignal;
+  /** `count` (default): the most frequent first; `value`: by value, the order a field's index serves. */
+  order?: 'count' | 'value';
+  /** At most this many groups; the answer then also carries `groups` and `total`. */
+  limit?: number;
+  /** Groups skipped before the page. */
+  offset?: number;
+}
+
 export interface SearchRequestOf<R extends ResourceName> {
   /** fields to return ([] = all) */
   include_fields: readonly FieldOf<R>[];
@@ -141,8 +152,11 @@ export interface ResourceApi<R extends ResourceName> {
   create(body: CreateOf<R>): Promise<RecordOf<R>>;
   update(body: UpdateOf<R>): Promise<Operations[`${R}.update`]['answer']>;
   delete(id: string): Promise<{ id: string }>;
-  /** Record counts per value of a field, among the records the filters match. */
-  group(group_field: FieldOf<R>, filters?: readonly FilterOf<R>[], opts?: { signal?: AbortSignal }): Promise<GroupAnswer>;
+  /**
+   * Record counts per value of a field, among the records the filters match: every group, or one
+   * page of them (`limit`/`offset`, answered with the number of groups and of records).
+   */
+  group(group_field: FieldOf<R>, filters?: readonly FilterOf<R>[], opts?: GroupOptions): Promise<GroupAnswer>;
   massCreate(items: readonly CreateOf<R>[]): Promise<{ items: RecordOf<R>[]; total: number }>;
   massDelete(ids: readonly string[]): Promise<MassResults>;
   /** One field set on each record, a result code per record. */

@@ -160,7 +160,7 @@ function declareResource(r: ResourceDef, base: string, idPrefix: string) {
           path: `${at}/group`,
           tag,
           summary: `Count ${what} by the values of a field`,
-          description: `Counts records by the values of \`group_field\`, among those matching \`filters\` (the search filters). A missing field is 400 \`${ERR.groupFieldEmpty}\`, an unknown one 400 \`${ERR.invalidField}\`.`,
+          description: `Counts records by the values of \`group_field\`, among those matching \`filters\` (the search filters). A missing field is 400 \`${ERR.groupFieldEmpty}\`, an unknown one 400 \`${ERR.invalidField}\`. Without \`order\`, \`limit\` or \`offset\` the answer is every group, the most frequent first. \`limit\`/\`offset\` page it and add \`groups\` (the number of all groups) and \`total\` (the records matched); \`order: "value"\` lists the groups by value (none first), the order a field's index serves: a page of a field with very many values (a title) is read without counting every group, while the most frequent first needs every group counted for each page.`,
         },
         {
           body: () => groupRequestSchema,

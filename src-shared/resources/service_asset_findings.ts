@@ -85,7 +85,10 @@ export const serviceAssetFindings: ResourceDef = {
   // or a finding type's incidents newest first, and their counts by day, status and risk band,
   // are read from the (asset | finding, created_at, status, risklevel) entries alone. An owner's
   // or a responsible group's incidents newest first come from (owner | group, created_at), and
-  // the sort by title from (title).
+  // the sort by title from (title). The titles of one status come from (status, title,
+  // risklevel) alone: the number of titles in a grouping by title with a status (and a risk
+  // band), its pages in title order, and with a risk band alone a read of that index instead of
+  // the table.
   indexes: [
     ['status', 'created_at', 'risklevel'],
     ['status', 'risklevel', 'created_at'],
@@ -99,5 +102,6 @@ export const serviceAssetFindings: ResourceDef = {
     ['user_id', 'created_at'],
     ['group_id', 'created_at'],
     ['title'],
+    ['status', 'title', 'risklevel'],
   ],
 };

@@ -77,21 +77,50 @@ export function emptySearch(limit = 50, offset = 0): SearchRequest {
   return emptyRequest(limit, offset);
 }
 
+/** The orders of the group operation's answer: the most frequent first (the default), or by value. */
+export const GROUP_ORDERS = ['count', 'value'] as const;
+export type GroupOrder = (typeof GROUP_ORDERS)[number];
+
 export const groupRequestSchema = z.object({
   group_field: z.string().optional().describe('the field whose values are counted'),
   filters: z.array(filterSchema).optional().describe('count among the records these search filters match'),
+  order: z
+    .enum(GROUP_ORDERS)
+    .optional()
+    .describe(
+      'the order of the groups: `count` (default) the most frequent first, then by value; `value` by value ascending (records without one first), the order of the field\'s index, so that a page of a field with very many values is read without counting every group',
+    ),
+  limit: z.number().int().min(0).max(MAX_LIMIT).optional().describe('pages the answer: at most this many groups (absent: every group from `offset` on)'),
+  offset: z.number().int().min(0).optional().describe('pages the answer: the groups skipped before the page, in the answer\'s order (default 0)'),
 });
+
+export type GroupRequest = z.infer<typeof groupRequestSchema>;
+
+const groupItemsSchema = z.array(
+  z.strictObject({
+    value: z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())]).describe('a value of the field (null: records without one)'),
+    count: z.number().int(),
+  }),
+);
 
 export const groupAnswerSchema = z
   .strictObject({
-    items: z.array(
-      z.strictObject({
-        value: z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())]).describe("a value of the field (null: records without one)"),
-        count: z.number().int(),
-      }),
-    ),
+    items: groupItemsSchema,
+    groups: z.number().int().min(0).optional().describe('the number of all groups, not only the page\'s: present when the request is paged (`limit` or `offset` given)'),
+    total: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('the number of records the filters match, the sum of every group\'s count (not only the page\'s): present when the request is paged'),
   })
-  .meta({ id: 'GroupAnswer', description: 'record counts per value of the field, the most frequent first' });
+  .meta({
+    id: 'GroupAnswer',
+    description:
+      'record counts per value of the field, the most frequent first (or by value: `order`); every group, or with `limit`/`offset` one page of them with the number of groups and of records',
+  });
+
+export type GroupAnswer = z.infer<typeof groupAnswerSchema>;
 
 export const idsSchema = z.array(z.string()).min(1, 'ids should not be empty');
 

@@ -10,6 +10,7 @@ import { compileSearchPlan } from '../../store/query/plan';
 import { serve } from '../contract';
 import type { ApiDeps } from '../deps';
 import { sendRead } from '../reads';
+import { groupPageOf } from '../../store/query/groups';
 import { compileGroup, Runner } from '../../store/query/runner';
 
 export { relationsQuerySchema } from '../../../src-shared/contract/common';
@@ -48,11 +49,12 @@ export function registerResource(app: FastifyInstance, base: string, r: Resource
     // A registry resource's grouping runs on a reader like its search (a grouping may read every
     // incident: it must not hold this thread); any other resource's here.
     const registered = RESOURCES.includes(r);
-    serve(app, ops.group, async (req, reply) =>
-      registered
-        ? sendRead(req, reply, deps.reads(), { kind: 'group', ...compileGroup(r, req.body.group_field, req.body.filters ?? []) })
-        : new Runner(store()).group(r, req.body.group_field, req.body.filters),
-    );
+    serve(app, ops.group, async (req, reply) => {
+      const page = groupPageOf(req.body);
+      return registered
+        ? sendRead(req, reply, deps.reads(), { kind: 'group', ...compileGroup(r, req.body.group_field, req.body.filters ?? []), page })
+        : new Runner(store()).group(r, req.body.group_field, req.body.filters, page);
+    });
   }
   if (has('mass_create')) {
     serve(app, ops.mass_create, async (req, reply) => {

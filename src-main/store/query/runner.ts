@@ -17,7 +17,7 @@ import type { Rec, WriteContext } from '../api';
 import { attachRelations } from '../relations';
 import type { Statements } from '../statements';
 import { countOf, keptSliceHolds } from './days';
-import { keptGroups } from './groups';
+import { byValue, EVERY_GROUP, indexLedBy, keptGroups, oneStatus, statusValueIndex, walkIndex, type Group, type GroupPage, type GroupResult } from './groups';
 import { compileSearchPlan, countSqlOf, idsSqlOf, materialise, matchKey, planResource, type Plan } from './plan';
 import { incidentStats, type IncidentStats, type StatBucket } from './stats';
 import { openStream, type Stream } from './stream';
@@ -70,9 +70,8 @@ export class Runner {
   }
 
   /** The number of a plan's matches: reused while the data has not changed, else counted. */
-  count(plan: Plan): number {
+  count(plan: Plan, version: string | null = this.store.version()): number {
     const store = this.store;
-    const version = store.version();
     const key = matchKey(plan);
     const known = store.totals.get(key, version);
     if (known !== undefined) return known;
@@ -108,35 +107,66 @@ export class Runner {
     return this.page(compileSearchPlan(r, req));
   }
 
-  /** The group operation of a request's filters: each value of a field with its count, most frequent first. */
-  group(r: ResourceDef, groupField: string | undefined, filters: readonly SearchFilter[] = []): { items: { value: unknown; count: number }[] } {
+  /** The group operation of a request: each value of a field with its count, the most frequent first, or a page of them (`page`). */
+  group(r: ResourceDef, groupField: string | undefined, filters: readonly SearchFilter[] = [], page: GroupPage = EVERY_GROUP): GroupResult {
     const g = compileGroup(r, groupField, filters);
-    return this.groupPlan(g.plan, g.field);
+    return this.groupPlan(g.plan, g.field, this.store.version(), page);
   }
 
   /**
    * A plan's matches grouped by a field (its page and order ignored): from the kept counts when
    * the plan is a tally of them and the field is one they are kept by, else grouped in SQL with
-   * the plan's full-text matches and widening.
+   * the plan's full-text matches and widening. The groups come in the page's order from its
+   * offset, at most its limit: in value order, a field with an index is read in the index's
+   * order and the read stops after the page. A paged answer carries the number of groups (kept
+   * per data version) and of records.
    */
-  groupPlan(plan: Plan, field: string, version: string | null = this.store.version()): { items: { value: unknown; count: number }[] } {
+  groupPlan(plan: Plan, field: string, version: string | null = this.store.version(), page: GroupPage = EVERY_GROUP): GroupResult {
     const r = planResource(plan.resource);
     const f = groupFieldOf(r, field);
-    const decode = (rows: readonly { value: unknown; count: number }[]) => ({
-      items: rows.map((row) => ({ value: decodeRow({ [f.name]: row.value }, [f])[f.name], count: row.count })),
-    });
+    const decode = (rows: readonly Group[]) => rows.map((row) => ({ value: decodeRow({ [f.name]: row.value }, [f])[f.name], count: row.count }));
     const kept = f.source === 'stored' && this.keptTally(plan) ? keptGroups(this.store, f.name, plan.tally!) : undefined;
-    if (kept) return decode(kept);
+    if (kept) {
+      const all = page.order === 'value' ? [...kept].sort(byValue) : kept;
+      const items = decode(page.offset === 0 && page.limit === undefined ? all : all.slice(page.offset, page.limit === undefined ? undefined : page.offset + page.limit));
+      return page.paged ? { items, groups: all.length, total: all.reduce((n, g) => n + g.count, 0) } : { items };
+    }
     const store = this.store;
-    return store.withHits((hits) => {
+    const value = columnExpr(r, f);
+    // A page by value under one status: the (status, field) index's range of that status holds
+    // the page in order. Under other conditions that match many records: the field's index
+    // walked in order.
+    let from = `${q(r.table)} t`;
+    if (page.order === 'value' && page.limit !== undefined && plan.where.sql !== '1' && !plan.fts.length && !plan.cte && f.source === 'stored') {
+      const statusIndex = oneStatus(plan) ? indexLedBy(store, r.table, 'status', f.name) : null;
+      const index = statusIndex ?? indexLedBy(store, r.table, f.name);
+      if (statusIndex) from += ` INDEXED BY ${q(statusIndex)}`;
+      else if (index && walkIndex(page, this.count(plan, version), this.count(compileSearchPlan(r, emptySearch(-1, 0)), version))) from += ` INDEXED BY ${q(index)}`;
+    }
+    const grouped = `SELECT ${value} AS value, COUNT(*) AS count FROM ${from} ${whereClause(plan.where)} GROUP BY 1`;
+    const order = page.order === 'value' ? 'value ASC' : 'count DESC, value ASC';
+    const rows = store.withHits((hits) => {
       const { fillCount } = materialise(hits, plan);
-      return decode(
-        store.all<{ value: unknown; count: number }>(
-          fillCount(`${plan.cte}SELECT ${columnExpr(r, f)} AS value, COUNT(*) AS count FROM ${q(r.table)} t ${whereClause(plan.where)} GROUP BY 1 ORDER BY count DESC, value ASC`),
-          plan.where.params,
-        ),
-      );
+      if (page.offset === 0 && page.limit === undefined) return store.all<Group>(fillCount(`${plan.cte}${grouped} ORDER BY ${order}`), plan.where.params);
+      return store.all<Group>(fillCount(`${plan.cte}${grouped} ORDER BY ${order} LIMIT ? OFFSET ?`), [...plan.where.params, page.limit ?? -1, page.offset]);
     }, version);
+    if (!page.paged) return { items: decode(rows) };
+    // The number of groups: the distinct values, and one more when some records have none.
+    const key = `${matchKey(plan)}|groups|${f.name}`;
+    let groups = store.totals.get(key, version);
+    if (groups === undefined) {
+      groups = store.withHits((hits) => {
+        const { fillCount } = materialise(hits, plan);
+        // Two statements: COUNT(DISTINCT) alone reads a field's index in order, without a temporary B-tree.
+        const covering = f.source === 'stored' ? statusValueIndex(store, r.table, f.name, plan) : null;
+        const distinct = `${plan.cte}SELECT COUNT(DISTINCT ${value}) AS n FROM ${q(r.table)} t${covering ? ` INDEXED BY ${q(covering)}` : ''} ${whereClause(plan.where)}`;
+        const none = `${plan.cte}SELECT EXISTS (SELECT 1 FROM ${q(r.table)} t WHERE (${plan.where.sql}) AND ${value} IS NULL) AS n`;
+        const n = (sql: string) => store.get1<{ n: number }>(fillCount(sql), plan.where.params)?.n ?? 0;
+        return n(distinct) + n(none);
+      }, version);
+      store.totals.set(key, version, groups);
+    }
+    return { items: decode(rows), groups, total: this.count(plan, version) };
   }
 
   /** delete_all over a request's filters (deleteMatches of its plan). */

@@ -3,6 +3,7 @@
 // or readers switched off) and in a reader thread (reader.ts).
 import { ApiError } from '../../../src-shared/errors';
 import type { Plan } from '../query/plan';
+import type { GroupPage } from '../query/groups';
 import { Runner } from '../query/runner';
 import type { StatBucket } from '../query/stats';
 import type { Store } from '../store';
@@ -18,7 +19,7 @@ export type ReadTask =
     }
   | { kind: 'stats'; plan: Plan; bucket: StatBucket | 'auto' }
   /** The group operation: a plan's matches grouped by a field (query/runner.ts, compileGroup). */
-  | { kind: 'group'; plan: Plan; field: string };
+  | { kind: 'group'; plan: Plan; field: string; page?: GroupPage };
 
 /**
  * Runs a task and answers the JSON text of its answer. `version` is the data version the task
@@ -27,7 +28,7 @@ export type ReadTask =
 export function executeRead(store: Store, task: ReadTask, version: string | null = store.version()): string {
   const runner = new Runner(store);
   if (task.kind === 'stats') return JSON.stringify(runner.stats(task.plan, task.bucket, version));
-  if (task.kind === 'group') return JSON.stringify(runner.groupPlan(task.plan, task.field, version));
+  if (task.kind === 'group') return JSON.stringify(runner.groupPlan(task.plan, task.field, version, task.page));
   const { items, total } = runner.page(task.plan, { version });
   if (task.shape === 'items') return JSON.stringify({ items, total });
   const link = task.link;

@@ -86,6 +86,14 @@ export async function groupBy(api: Api, target: Target, resource: string, field:
   return (answer as { items: GroupItem[] }).items;
 }
 
+/** A page of groups: `groups` and `total` (all groups, all records) when the instance pages them; absent when it answered every group. */
+export type GroupPageAnswer = { items: GroupItem[]; groups?: number; total?: number };
+
+/** A page of groups in value order (the order a field's index serves), from `offset`, at most `limit`. */
+export async function groupPage(api: Api, target: Target, resource: string, field: string, filters: SearchRequest['filters'], page: { offset: number; limit: number }, signal?: AbortSignal): Promise<GroupPageAnswer> {
+  return (await api.run(signal, undefined, (s) => api.on(target).dynamic.resource(resource).group(field, filters, { signal: s, order: 'value', ...page }))) as GroupPageAnswer;
+}
+
 export type Stats = IncidentStats;
 
 export async function stats(api: Api, target: Target, qs: string, signal?: AbortSignal): Promise<Stats> {

@@ -83,6 +83,7 @@ export const triageEn = {
       title_one: '{{n}} title, {{total}} incidents',
       title_other: '{{n}} titles, {{total}} incidents',
     },
+    byValue: '(in title order; more load as you scroll)',
   },
   queue: {
     title: 'Changes waiting to be sent',

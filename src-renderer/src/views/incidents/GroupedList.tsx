@@ -1,7 +1,11 @@
 // The incident list grouped by a field (finding type, asset, status, owner, group, title) with
 // the count of each group (the resource's `group` operation, over the list's filters). A group
 // opens to its incidents; a whole group can be selected and acted on (repeated alerts become one
-// line with a count).
+// line with a count). Groupings into a bounded number of groups (statuses, owners, groups,
+// finding types, assets) come whole, the largest first. A title is nearly one group per incident
+// (hundreds of thousands at a million incidents): its groups come a page at a time in title
+// order, the order an index serves without counting every group, more of them as the list
+// scrolls, with the number of groups and incidents from the first page (groupPages.ts).
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { openIncident, refOf } from '../../actions/incidents';
@@ -11,7 +15,7 @@ import { DataTable, type ColumnSpec } from '../../components/DataTable';
 import { RecordLabel } from '../../components/Label';
 import { INCIDENTS, resolveFor } from '../../data/incidentList';
 import { rowKey } from '../../data/listCache';
-import { failureText, PagedSource, type InstanceTag } from '../../data/source';
+import { failureText, PagedSource } from '../../data/source';
 import { useI18n } from '../../i18n';
 import { formatNumber } from '../../i18n/format';
 import { instancesOf, targetOf, useInstances } from '../../state/instances';
@@ -23,11 +27,7 @@ import { toSearchFilters, toSearchRequest, queryKey, type GroupField, type Incid
 import type { SearchFilter } from '../../../../src-shared/schemas/search';
 import { displayName } from '../../lib/instanceName';
 
-interface Group {
-  instance: InstanceTag;
-  value: unknown;
-  count: number;
-}
+import { PAGED_FIELDS, usePagedGroups, type Group } from './groupPages';
 
 
 const valueFilter = (field: GroupField, value: unknown): SearchFilter =>
@@ -78,8 +78,9 @@ export function GroupedList(props: {
   const mainId = useInstances((s) => s.mainId);
   const seq = useTriage((s) => s.seq);
   const asOf = useTriage((s) => s.asOf);
-  const [groups, setGroups] = useState<Group[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const paged = PAGED_FIELDS.includes(props.field);
+  const [whole, setGroups] = useState<Group[] | null>(null);
+  const [wholeError, setError] = useState<unknown>(null);
   const [open, setOpen] = useState<string | null>(null);
   const qk = queryKey(props.query);
   // The instances grouped, by id: the instance list arriving (names, health) asks nothing again.
@@ -89,7 +90,7 @@ export function GroupedList(props: {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const tags = useMemo(() => instancesOf(props.view, { list, mainId }), [props.view, tagIds]);
   useEffect(() => {
-    if (!api) return;
+    if (!api || paged) return;
     const ctl = new AbortController();
     setError(null);
     Promise.all(
@@ -111,10 +112,29 @@ export function GroupedList(props: {
     return () => ctl.abort();
     // qk covers the query.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [api, tags, props.field, qk, seq, asOf]);
+  }, [api, tags, props.field, qk, seq, asOf, paged]);
 
+  // Which instances are remote platforms is known once the instance list has loaded (an address naming one may open first).
+  const loaded = useInstances((s) => s.loaded);
+  const remoteIds = tags.filter((x) => x.id !== 'main' && list.find((i) => i.id === x.id)?.kind === 'remote').map((x) => x.id);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const remote = useMemo(() => remoteIds, [remoteIds.join(',')]);
+  const kindsKnown = loaded || tags.every((x) => x.id === 'main');
+  const shape = `${props.view}|${props.field}|${tags.map((x) => x.id).join(',')}|${remote.join(',')}|${qk}`;
+  const pages = usePagedGroups({ enabled: paged && kindsKnown, api, view: props.view, tags, remote, field: props.field, query: props.query, shape, reload: `${shape}|${seq}|${asOf}` });
+  useEffect(() => {
+    if (paged && pages.current) props.onTotal(props.totalKey, pages.total);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [paged, pages.current, pages.total, props.totalKey]);
+
+  const groups = paged ? pages.groups : whole;
+  const error = paged ? pages.error : wholeError;
   const keyOf = (g: Group) => `${g.instance.id}|${JSON.stringify(g.value)}`;
-  const total = groups?.reduce((n, g) => n + g.count, 0) ?? null;
+  // Every group and incident: a paged grouping's as its instances counted them, a whole one's summed here.
+  const count = paged ? pages.count : (groups?.length ?? 0);
+  const total = paged ? pages.total : (groups?.reduce((n, g) => n + g.count, 0) ?? null);
+  // A row after the groups read so far while more remain: in view, it asks the next page.
+  const more = paged && pages.more;
 
   // A group is selected whole, whatever its size: the list's query and the group's value.
   const selectGroup = (g: Group) => {
@@ -124,14 +144,20 @@ export function GroupedList(props: {
   };
 
   const scrollRef = useRef<HTMLDivElement>(null);
-  const windowed = (groups?.length ?? 0) > DRAWN_WHOLE;
+  const windowed = paged || (groups?.length ?? 0) > DRAWN_WHOLE;
   const virtualizer = useVirtualizer({
-    count: windowed ? groups!.length : 0,
+    count: windowed && groups ? groups.length + (more ? 1 : 0) : 0,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => GROUP_HEIGHT + GROUP_GAP,
-    getItemKey: (i) => (groups?.[i] ? keyOf(groups[i]!) : i),
+    getItemKey: (i) => (groups?.[i] ? keyOf(groups[i]!) : `more-${i}`),
     overscan: 10,
   });
+  const drawn = virtualizer.getVirtualItems();
+  const lastDrawn = drawn[drawn.length - 1]?.index ?? -1;
+  const { loadMore, loading } = pages;
+  useEffect(() => {
+    if (more && !loading && groups && lastDrawn >= groups.length - 20) loadMore();
+  }, [more, loading, groups, lastDrawn, loadMore]);
 
   if (error) return <p className="error pad" role="alert">{failureText(error)}</p>;
   if (!groups) return <p className="muted pad">{t('states.loading')}</p>;
@@ -139,7 +165,7 @@ export function GroupedList(props: {
     const k = keyOf(g);
     const isOpen = open === k;
     return (
-      <div key={k} role="listitem" aria-posinset={windowed ? i + 1 : undefined} aria-setsize={windowed ? groups.length : undefined} className={`group${isOpen ? ' is-open' : ''}`} data-testid="group">
+      <div key={k} role="listitem" aria-posinset={windowed ? i + 1 : undefined} aria-setsize={windowed ? count : undefined} className={`group${isOpen ? ' is-open' : ''}`} data-testid="group">
         <div className="group-head">
           <button type="button" className="group-toggle" aria-expanded={isOpen} onClick={() => setOpen(isOpen ? null : k)}>
             <span className="caret" aria-hidden="true">
@@ -167,20 +193,22 @@ export function GroupedList(props: {
       className="groups"
       role="list"
       aria-label={t('groups.label', { field: t(`groups.fields.${props.field}`) })}
-      data-groups={groups.length}
+      data-groups={count}
       data-sum={total ?? 0}
+      aria-busy={paged && loading}
     >
       <p className="muted small groups-total" data-testid="groups-total">
-        {t(`groups.summaryOf.${props.field}`, { count: groups.length, n: formatNumber(lang, groups.length), total: formatNumber(lang, total ?? 0) })}
+        {t(`groups.summaryOf.${props.field}`, { count, n: formatNumber(lang, count), total: formatNumber(lang, total ?? 0) })}
+        {paged && count > 0 && <span className="groups-order"> {t('groups.byValue')}</span>}
       </p>
       {!groups.length && <div className="state-empty">{t('incidents.emptyFiltered')}</div>}
       {windowed ? (
         // Many groups (5,000 assets): only the ones in view are drawn, each measured as drawn (an
         // open group is taller).
         <div style={{ position: 'relative', flex: 'none', height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((vi) => (
+          {drawn.map((vi) => (
             <div key={vi.key} data-index={vi.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${vi.start}px)`, paddingBottom: GROUP_GAP }}>
-              {groupAt(groups[vi.index]!, vi.index)}
+              {groups[vi.index] ? groupAt(groups[vi.index]!, vi.index) : <p className="muted pad" role="status">{t('states.loading')}</p>}
             </div>
           ))}
         </div>
