@@ -59,7 +59,7 @@ export function ExportMenu({ source: given, disabledReason, incidents }: { sourc
   );
   if (!late.ready)
     return (
-      <button type="button" className="ghost export-button" title={source ? t('exports.buttonHint') : disabledReason} aria-haspopup="menu" aria-expanded={false} data-state="closed" {...late.plain}>
+      <button className="ghost export-button" title={source ? t('exports.buttonHint') : disabledReason} aria-haspopup="menu" {...late.plain}>
         {face}
       </button>
     );

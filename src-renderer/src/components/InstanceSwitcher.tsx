@@ -58,7 +58,7 @@ export function InstanceSwitcher() {
   const healthAttr = currentOk === undefined ? 'unknown' : currentOk ? 'ok' : 'down';
   if (!late.ready)
     return (
-      <button type="button" className="instance-button" aria-label={t('instances.label', { name })} data-health={healthAttr} aria-haspopup="menu" aria-expanded={false} data-state="closed" {...late.plain}>
+      <button className="instance-button" aria-label={t('instances.label', { name })} data-health={healthAttr} aria-haspopup="menu" {...late.plain}>
         {face}
       </button>
     );

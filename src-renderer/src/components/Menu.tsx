@@ -43,7 +43,7 @@ export function DropdownMenu(props: { trigger: ReactNode; label: string; trigger
   const late = useAfterPaint();
   if (!late.ready)
     return (
-      <button type="button" className={props.triggerClass} title={props.triggerTitle} aria-haspopup="menu" aria-expanded={false} data-state="closed" {...late.plain}>
+      <button className={props.triggerClass} title={props.triggerTitle} aria-haspopup="menu" {...late.plain}>
         {props.trigger}
       </button>
     );

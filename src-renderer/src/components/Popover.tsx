@@ -14,13 +14,10 @@ export function Popover(props: {
 }) {
   const [open, setOpen] = useState(false);
   // A plain button until the console's first paint (afterPaint.ts).
-  const late = useAfterPaint();
+  const late = useAfterPaint(() => setOpen(true));
   if (!late.ready)
     return (
-      <button type="button" className={props.buttonClass ?? ''} aria-label={props.ariaLabel} aria-haspopup="dialog" aria-expanded={false} data-state="closed" {...late.plain} onClick={() => {
-          setOpen(true);
-          late.plain.onClick();
-        }}>
+      <button className={props.buttonClass ?? ''} aria-label={props.ariaLabel} aria-haspopup="dialog" {...late.plain}>
         {props.label}
       </button>
     );

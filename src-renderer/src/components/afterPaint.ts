@@ -31,13 +31,14 @@ export interface AfterPaint {
   ready: boolean;
   /** The plain button was clicked before the paint: the menu opens as it mounts. */
   openedEarly: boolean;
-  /** The plain button's props (click opens, focus is carried over). */
-  plain: { onClick(): void; onFocus(): void; onBlur(): void };
+  /** The plain button's props: a closed trigger's state; a click opens, focus is carried over. */
+  plain: { type: 'button'; 'aria-expanded': false; 'data-state': 'closed'; onClick(): void; onFocus(): void; onBlur(): void };
   /** For the menu's trigger: focused when the plain button had the focus. */
   triggerRef: RefObject<HTMLButtonElement | null>;
 }
 
-export function useAfterPaint(): AfterPaint {
+/** `onEarlyOpen`: what a click on the plain button does besides mounting the menu (a controlled popover opens itself). */
+export function useAfterPaint(onEarlyOpen?: () => void): AfterPaint {
   const [ready, setReady] = useState(painted);
   const [openedEarly, setOpenedEarly] = useState(false);
   const focused = useRef(false);
@@ -49,7 +50,10 @@ export function useAfterPaint(): AfterPaint {
       triggerRef.current?.focus();
     }
   }, [ready]);
+  const early = useRef(onEarlyOpen);
+  early.current = onEarlyOpen;
   const onClick = useCallback(() => {
+    early.current?.();
     setOpenedEarly(true);
     setReady(true);
   }, []);
@@ -59,7 +63,7 @@ export function useAfterPaint(): AfterPaint {
   const onBlur = useCallback(() => {
     focused.current = false;
   }, []);
-  return { ready, openedEarly, plain: { onClick, onFocus, onBlur }, triggerRef };
+  return { ready, openedEarly, plain: { type: 'button', 'aria-expanded': false, 'data-state': 'closed', onClick, onFocus, onBlur }, triggerRef };
 }
 
 /** For parts that only need to wait (a closed menu's content): true once the first paint is done. */
