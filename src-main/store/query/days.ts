@@ -11,7 +11,7 @@
 // is above the bound and a row of a day before the upper bound's day is below it, whatever the
 // rest of either string; only rows of the bounds' own days need their timestamp compared.
 import { placeholders } from '../sql';
-import { COUNTED, DAY_COUNTS, KEPT_DIMENSIONS, KEPT_VALUE_COUNTS, keptKey, RISK_APART_INDEX, RISK_APART_SQL, type DaySlice, type KeptColumn, type TimeBound } from '../kinds/incidents/kept';
+import { COUNTED, DAY_COUNTS, KEPT_DIMENSIONS, KEPT_VALUE_COUNTS, keptKey, RISK_APART_INDEX, RISK_APART_SQL, type DaySlice, type KeptColumn, type KeptValueColumn, type TimeBound } from '../kinds/incidents/kept';
 import { riskBandSql } from '../../../src-shared/resources/fields';
 import { VersionedCache } from '../data-version';
 import type { Statements } from '../statements';
@@ -45,12 +45,20 @@ interface Part {
 /** Whether the slice is read per day (else from the per-value counts: its counts and groupings only). */
 export const keptPerDay = (s: DaySlice): boolean => s.value === undefined;
 
-/** A slice of the per-value counts (finding type or asset by status and band) as one condition on its table; null: empty. */
-function valuePartOf(s: DaySlice): { table: string; where: string; params: unknown[] } | null {
-  const v = s.value!;
-  if (v.values.length === 0 || (s.statuses && s.statuses.length === 0) || (s.risks && s.risks.length === 0)) return null;
-  const where = ['n > 0', `k IN (${placeholders(v.values.length)})`];
-  const params: unknown[] = v.values.map(keptKey);
+/**
+ * A slice of the per-value counts of `column` (finding type or asset by status and band: the
+ * slice's values of it when it names some, else every value) as one condition on its table;
+ * null: empty.
+ */
+export function valuePartOf(s: DaySlice, column: KeptValueColumn = s.value!.column): { table: string; where: string; params: unknown[] } | null {
+  const v = s.value;
+  if (v?.values.length === 0 || (s.statuses && s.statuses.length === 0) || (s.risks && s.risks.length === 0)) return null;
+  const where = ['n > 0'];
+  const params: unknown[] = [];
+  if (v) {
+    where.push(`k IN (${placeholders(v.values.length)})`);
+    params.push(...v.values.map(keptKey));
+  }
   if (s.statuses) {
     where.push(`status IN (${placeholders(s.statuses.length)})`);
     params.push(...s.statuses);
@@ -59,7 +67,7 @@ function valuePartOf(s: DaySlice): { table: string; where: string; params: unkno
     where.push(`risk IN (${placeholders(s.risks.length)})`);
     params.push(...s.risks);
   }
-  return { table: KEPT_VALUE_COUNTS[v.column].table, where: where.join(' AND '), params };
+  return { table: KEPT_VALUE_COUNTS[column].table, where: where.join(' AND '), params };
 }
 
 /** The slice as conditions: kept days, and the edge days read from the incidents; null: empty. */

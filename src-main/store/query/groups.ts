@@ -5,10 +5,9 @@
 // (kinds/incidents/kept.ts, sliceOf). Such a grouping is then a sum of kept rows instead of a
 // read of every matching incident.
 import type { GroupOrder } from '../../../src-shared/schemas/search';
-import { KEPT_VALUE_COUNTS, keptKey, type KeptValueColumn } from '../kinds/incidents/kept';
-import { placeholders } from '../sql';
+import { KEPT_VALUE_COUNTS, type KeptValueColumn } from '../kinds/incidents/kept';
 import type { Statements } from '../statements';
-import { groupsOf, type DaySlice, type KeptGroupBy } from './days';
+import { groupsOf, valuePartOf, type DaySlice, type KeptGroupBy } from './days';
 
 const KEPT_GROUPINGS: readonly string[] = ['status', 'user_id', 'group_id'] satisfies KeptGroupBy[];
 const VALUE_GROUPINGS: readonly string[] = Object.keys(KEPT_VALUE_COUNTS);
@@ -68,22 +67,9 @@ export function keptGroups(store: Statements, field: string, tally: DaySlice): G
 function valueGroups(store: Statements, column: KeptValueColumn, slice: DaySlice): Group[] | undefined {
   if (slice.lower || slice.upper || slice.key) return undefined;
   if (slice.value && slice.value.column !== column) return undefined;
-  if ((slice.statuses && slice.statuses.length === 0) || (slice.risks && slice.risks.length === 0) || slice.value?.values.length === 0) return [];
-  const where = ['n > 0'];
-  const params: unknown[] = [];
-  if (slice.value) {
-    where.push(`k IN (${placeholders(slice.value.values.length)})`);
-    params.push(...slice.value.values.map(keptKey));
-  }
-  if (slice.statuses) {
-    where.push(`status IN (${placeholders(slice.statuses.length)})`);
-    params.push(...slice.statuses);
-  }
-  if (slice.risks) {
-    where.push(`risk IN (${placeholders(slice.risks.length)})`);
-    params.push(...slice.risks);
-  }
-  const rows = store.all<{ k: string; n: number }>(`SELECT k, SUM(n) AS n FROM ${KEPT_VALUE_COUNTS[column].table} WHERE ${where.join(' AND ')} GROUP BY k`, params);
+  const part = valuePartOf(slice, column);
+  if (!part) return [];
+  const rows = store.all<{ k: string; n: number }>(`SELECT k, SUM(n) AS n FROM ${part.table} WHERE ${part.where} GROUP BY k`, part.params);
   return rows
     .filter((x) => x.n > 0)
     .map((x) => ({ value: x.k === '' ? null : x.k.slice(1), count: x.n }))
