@@ -1,6 +1,6 @@
 // Keyboard shortcuts: one listener runs the first declared action whose key matches and which
 // applies now. Letters match by physical key too, so shortcuts work in the Russian layout.
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import { ACTIONS, appState, isMac } from './registry';
 
 interface Combo {
@@ -63,7 +63,9 @@ export function handleKey(e: KeyboardEvent): boolean {
 }
 
 export function useKeyboard(): void {
-  useEffect(() => {
+  // Listening from the commit that first draws the console, before it is painted: a key pressed
+  // as soon as the list shows is not lost while the rest of the first frame's effects run after it.
+  useLayoutEffect(() => {
     const on = (e: KeyboardEvent) => void handleKey(e);
     window.addEventListener('keydown', on);
     return () => window.removeEventListener('keydown', on);
