@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { consoleAddress } from '../server/addresses';
 import { startServer, type RunningServer } from '../server/start';
-import { CSP } from '../server/static';
+import { CSP } from '../server/console-files';
 import { applyMenu } from './menu';
 import { parseMenu } from './menu-spec';
 import { loadWindowState, trackWindowState } from './window-state';

@@ -1,7 +1,8 @@
 // The main port's app: security, the instance's API (its record kinds' routes as route areas,
-// built on first use: areas.ts), OpenAPI and the console. The console's imports and exports,
-// its sync and its files are route areas too: their modules are loaded with them, on their
-// first request, so an API request right after the start does not wait for them.
+// built on first use: areas.ts), OpenAPI and the console. The console's imports and exports and
+// its sync are route areas too: their modules are loaded with them, on their first request, so
+// an API request right after the start does not wait for them. The console's files are answered
+// by the port itself (console-files.ts), before this app exists and after.
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { InstanceManager } from '../instances/manager';
 import { CONSOLE_URL, registerConsole } from './routes/console';
@@ -15,7 +16,8 @@ import type { ApiDeps } from './deps';
 import { registerOpenApi } from './openapi';
 import { installSecurity, type AuthConfig } from './security';
 import { isReferenceRequest, registerReference } from './reference';
-import { CONSOLE_OPENING_PATHS, findRendererDir, isConsoleIndex, isStaticRequest, registerNoConsole, registerStaticFiles, registerStaticHeaders, staticAreaPaths } from './static';
+import type { ConsoleFiles } from './console-files';
+import { CONSOLE_OPENING_PATHS, isStaticRequest, registerNoConsole, registerStaticHeaders } from './static';
 
 /** The paths of the console's imports, jobs, exports and snapshots (routes/transfer.ts), and of its sync (routes/sync.ts). */
 const TRANSFER_PATHS = ['import', 'jobs', 'export', 'snapshot'].map((name) => ({ path: `${CONSOLE_URL}/${name}`, under: true }));
@@ -25,7 +27,8 @@ export interface MainAppOptions {
   deps: ApiDeps;
   auth: AuthConfig;
   manager?: InstanceManager;
-  rendererDir?: string;
+  /** The console's files the port answers (gate.ts); none when the console is not built. */
+  files?: ConsoleFiles;
   logger?: FastifyServerOptions['logger'];
   /** The base URLs of the two ports (the document's servers). */
   servers?: () => { main: string; routing: string };
@@ -51,23 +54,11 @@ export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstan
     areas.addPaths('transfer', TRANSFER_PATHS, async (area) => (await import('./routes/transfer')).registerTransfer(area, o));
     areas.addPaths('sync', SYNC_PATHS, async (area) => (await import('./routes/sync')).registerSync(area, o));
   }
-  const rendererDir = findRendererDir(opts.rendererDir);
-  registerReference(app, rendererDir);
+  registerReference(app, opts.files?.dir);
   registerStaticHeaders(app);
-  const staticPaths = rendererDir ? staticAreaPaths(rendererDir) : null;
-  if (!rendererDir) registerNoConsole(app);
-  else if (!staticPaths) await registerStaticFiles(app, rendererDir);
-  else {
-    areas.addPaths('console files', staticPaths, async (area) => {
-      registerStaticHeaders(area);
-      // The console opening: the areas of its first requests are built while the browser loads its code.
-      area.addHook('onResponse', (req, reply, done) => {
-        if (isConsoleIndex(req, reply.statusCode)) setImmediate(() => CONSOLE_OPENING_PATHS.forEach((p) => areas.buildAhead(p)));
-        done();
-      });
-      await registerStaticFiles(area, rendererDir);
-    });
-  }
+  if (!opts.files) registerNoConsole(app);
+  // The console opening in a browser: the areas of its first requests are built while it loads its code.
+  else opts.files.onIndexServed(() => setImmediate(() => CONSOLE_OPENING_PATHS.forEach((p) => areas.buildAhead(p))));
   await app.ready();
   return app;
 }

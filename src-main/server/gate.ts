@@ -2,7 +2,9 @@
 // accept connections; the apps (Fastify, the routes of every resource, their schemas) are built
 // right after, and requests that arrive meanwhile wait for them (their bodies wait unread in the
 // socket). The app takes the port over through Fastify's serverFactory, so it configures the
-// server (client errors, time-outs) as it would its own; this closes it.
+// server (client errors, time-outs) as it would its own; this closes it. The main port's gate
+// answers the console's files itself (console-files.ts), from the moment it listens: a console
+// opened on a server just started loads its code while the app is built.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorBody } from '../../src-shared/errors';
@@ -14,6 +16,14 @@ export interface GateOptions {
   maxHeaderSize: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+}
+
+/** Answers the port gives itself, whether or not its app is built (the console's files). */
+export interface OwnAnswers {
+  /** Whether the request may be one of them (decided at once, without I/O). */
+  wants(req: IncomingMessage): boolean;
+  /** Answers it at once: true when answered, false when it is not one of them after all (nothing written). */
+  serve(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
 /** Fastify's default keep-alive time-out (this server is made before the app that would set it). */
@@ -28,7 +38,7 @@ export class Gate {
   private asked = false;
   private first: (() => void) | null = null;
 
-  constructor(o: GateOptions) {
+  constructor(o: GateOptions, own?: OwnAnswers) {
     this.server = http.createServer({ maxHeaderSize: o.maxHeaderSize, headersTimeout: o.headersTimeoutMs, requestTimeout: o.requestTimeoutMs }, (req, res) => {
       if (!this.asked) {
         this.asked = true;
@@ -36,9 +46,7 @@ export class Gate {
         this.first = null;
         f?.();
       }
-      if (this.handler) this.handler(req, res);
-      else if (this.failed) refuse(res);
-      else this.waiting.push([req, res]);
+      if (!own?.wants(req) || !own.serve(req, res)) this.route(req, res);
     });
     this.server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     // Until the app takes the port over (and answers them itself), requests Node's parser
@@ -46,6 +54,13 @@ export class Gate {
     this.server.on('clientError', (err: { code?: string }, socket) => {
       if (!this.next) clientErrorAnswer(err, socket as Socket);
     });
+  }
+
+  /** To the app, or to wait for it. */
+  private route(req: IncomingMessage, res: ServerResponse): void {
+    if (this.handler) this.handler(req, res);
+    else if (this.failed) refuse(res);
+    else this.waiting.push([req, res]);
   }
 
   /** Calls `fn` once, when the first request arrives (at once if one already has). */
@@ -88,6 +103,19 @@ export class Gate {
     this.fail();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/**
+ * Lets the requests that arrived meanwhile in (a turn of the event loop with its I/O), between
+ * the long synchronous steps of a start (loading the apps' modules, building the app): the port
+ * answers what it can without its app (the console's files) instead of after the whole build.
+ */
+export async function letRequestsIn(): Promise<void> {
+  // Two turns: a connection accepted in the first has its request read in the second.
+  for (let i = 0; i < 2; i++) {
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 

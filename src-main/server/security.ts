@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ERR } from '../../src-shared/errors';
 import { isUuid } from '../../src-shared/schemas/common';
 import { sendError } from './errors';
+import { isAllowedHost } from './hosts';
 import { fastJwt } from './tokens';
 
 export interface AuthConfig {
@@ -23,25 +24,8 @@ declare module 'fastify' {
   }
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 /** Distinct Host values whose check is kept (more are checked each time). */
 const KNOWN_HOSTS = 64;
-
-/** The host part of a Host header value (IPv6 brackets kept off). */
-export function hostName(header: string): string {
-  const h = header.trim().toLowerCase();
-  if (h.startsWith('[')) return h.slice(1, h.indexOf(']'));
-  const colon = h.lastIndexOf(':');
-  return colon >= 0 && h.indexOf(':') === colon ? h.slice(0, colon) : h;
-}
-
-export function isAllowedHost(header: string | undefined, extra: readonly string[] = []): boolean {
-  if (header === undefined) return true; // not a browser: HTTP/1.1 browsers always send Host
-  const name = hostName(header);
-  if (name.endsWith('.localhost') || LOOPBACK.has(name)) return true;
-  if (/^127\.\d+\.\d+\.\d+$/.test(name)) return true;
-  return extra.some((h) => h.toLowerCase() === name);
-}
 
 /**
  * A constant-time check of presented keys against one key, without hashing on every request:

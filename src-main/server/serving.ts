@@ -1,6 +1,7 @@
 // The second half of a start (start.ts): once the ports listen, the store, the instance catalog,
 // the reader threads and the two apps. Requests that arrived meanwhile wait in the gates and are
-// answered as soon as their port's app is built.
+// answered as soon as their port's app is built (the console's files are answered meanwhile:
+// console-files.ts).
 import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { PLATFORM_VERSION } from '../../src-shared/version';
@@ -14,7 +15,8 @@ import { InstanceManager, type LocalHandle } from '../instances/manager';
 import { KeyVault, vaultFileFor } from '../instances/vault';
 import { ReaderPool, readsFor } from '../store/reader/pool';
 import type { ApiDeps } from './deps';
-import type { Gate } from './gate';
+import type { ConsoleFiles } from './console-files';
+import { letRequestsIn, type Gate } from './gate';
 import type { Limits } from './limits';
 import type { RunningServer, ServerConfig } from './start';
 
@@ -30,7 +32,6 @@ const ROUTING_BUILD_DELAY_MS = 1500;
 
 export interface Listening {
   cfg: ServerConfig;
-  host: string;
   dbFile: string;
   /** The server's connection, migrated. */
   db: Db;
@@ -40,11 +41,15 @@ export interface Listening {
   apiKey: string;
   limits: Limits;
   urls: { main: string; routing: string };
+  /** Host names the ports answer to besides the loopback ones. */
+  extraHosts: string[];
+  /** The console's files, answered by the main port's gate (none when the console is not built). */
+  files?: ConsoleFiles;
   gates: { main: Gate; routing: Gate };
 }
 
 export async function serve(l: Listening): Promise<RunningServer> {
-  const { cfg, host, dbFile, db, secrets, apiKey, limits, urls } = l;
+  const { cfg, dbFile, db, secrets, apiKey, limits, urls } = l;
   const mainGate = l.gates.main;
   const routingGate = l.gates.routing;
   const store = l.store ?? new Store(db);
@@ -52,9 +57,10 @@ export async function serve(l: Listening): Promise<RunningServer> {
   let manager: InstanceManager | undefined;
   const pool = new ReaderPool({ size: cfg.readers ?? DEFAULT_READERS, cacheKiB: READER_CACHE_KIB });
   const reads = readsFor(store, pool);
-  // The first request to the main port starts the first reader thread (warmReaders), its
-  // connection to the server's database open (a console's first page is read while it loads).
-  if (cfg.warmReaders) mainGate.onFirstRequest(() => setImmediate(() => pool.warm(store.db.memory ? undefined : store.db.name)));
+  // The first reader thread starts now (warmReaders), its connection to the server's database
+  // open, on the other core while this one builds the apps: a console opened on a server just
+  // started has its first page read as soon as the app is built.
+  if (cfg.warmReaders) setImmediate(() => pool.warm(store.db.memory ? undefined : store.db.name));
   const deps: ApiDeps = {
     store: () => store,
     reads: () => reads,
@@ -69,10 +75,10 @@ export async function serve(l: Listening): Promise<RunningServer> {
   let makeRouting: (() => Promise<FastifyInstance>) | undefined;
   try {
     const [{ createInstanceApp, createMainApp }, { REDACT }] = await Promise.all([import('./app'), import('./base')]);
+    await letRequestsIn();
     // Logs go to stderr: stdout carries only what a command prints for scripts (serve's ready line).
     const logger = cfg.log ? { level: 'info', redact: REDACT, stream: process.stderr } : false;
-    const extraHosts = ['127.0.0.1', 'localhost', '::1'].includes(host) ? [] : [host];
-    const auth = { apiKey, jwtSecret: secrets.jwtSecret, extraHosts };
+    const auth = { apiKey, jwtSecret: secrets.jwtSecret, extraHosts: l.extraHosts };
     makeRouting = async () => {
       const { createRoutingApp } = await import('./routing');
       return createRoutingApp({ manager: manager!, auth, logger, limits, serverFactory: routingGate.factory });
@@ -107,7 +113,7 @@ export async function serve(l: Listening): Promise<RunningServer> {
     });
     catalog.main();
     // The main port opens as soon as its app is built, and answers what waited for it.
-    mainApp = await createMainApp({ deps, auth, manager, rendererDir: cfg.rendererDir, logger, limits, servers: () => urls, serverFactory: mainGate.factory });
+    mainApp = await createMainApp({ deps, auth, manager, files: l.files, logger, limits, servers: () => urls, serverFactory: mainGate.factory });
     mainGate.open();
   } catch (e) {
     await Promise.allSettled([mainGate.close(), routingGate.close(), mainApp?.close(), manager?.close(), pool.close()]);

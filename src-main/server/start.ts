@@ -3,7 +3,8 @@
 //
 // What the ports need to listen is all this module loads: the connection, the secrets, the
 // gates. The ready line goes out then; the store, the registry, the reader threads and the apps
-// are loaded right after (serving.ts), and requests that arrive meanwhile wait for them. The
+// are loaded right after (serving.ts), and requests that arrive meanwhile wait for them, but for
+// the console's files, which the main port answers from the start (console-files.ts). The
 // migrations (and the registry they are made from) load before the ports listen only when the
 // file needs them, and the seed only when it is seeded.
 import type { FastifyInstance } from 'fastify';
@@ -15,7 +16,8 @@ import type { InstanceManager } from '../instances/manager';
 import type { KeyCipher } from '../instances/vault';
 import type { ApiDeps } from './deps';
 import { MAX_HEADER_BYTES, resolveLimits, type Limits } from './limits';
-import { Gate } from './gate';
+import { ConsoleFiles, findRendererDir } from './console-files';
+import { Gate, letRequestsIn } from './gate';
 import { whileStarting } from './heap';
 
 export interface ServerConfig {
@@ -41,8 +43,9 @@ export interface ServerConfig {
   /** Reader threads for searches, lists and stats (default 2; 0: read on the server's thread). */
   readers?: number;
   /**
-   * Start the first reader thread when the first request arrives, so that the first read does
-   * not wait for it (serve and the desktop app); a server nobody has asked anything holds none.
+   * Start the first reader thread as soon as the ports listen, its connection open, so that the
+   * first read does not wait for it (serve and the desktop app: a console opened on a server just
+   * started asks its first page while the apps are built).
    */
   warmReaders?: boolean;
   /**
@@ -90,7 +93,10 @@ async function start(cfg: ServerConfig): Promise<RunningServer> {
     const secrets = loadSecrets(dbFile);
     const apiKey = cfg.apiKey ?? secrets.apiKey;
     const gateOptions = { maxHeaderSize: MAX_HEADER_BYTES, headersTimeoutMs: limits.headersTimeoutMs, requestTimeoutMs: limits.requestTimeoutMs };
-    const mainGate = new Gate(gateOptions);
+    const extraHosts = ['127.0.0.1', 'localhost', '::1'].includes(host) ? [] : [host];
+    const rendererDir = findRendererDir(cfg.rendererDir);
+    const files = rendererDir ? new ConsoleFiles(rendererDir, extraHosts) : undefined;
+    const mainGate = new Gate(gateOptions, files);
     const routingGate = new Gate(gateOptions);
     gates.push(mainGate, routingGate);
     const urls = { main: urlOf(host, await mainGate.listen(host, cfg.port ?? 9000)), routing: '' };
@@ -101,10 +107,11 @@ async function start(cfg: ServerConfig): Promise<RunningServer> {
       throw e;
     }
     cfg.onListening?.({ main: urls.main, routing: urls.routing, db: dbFile, apiKey });
+    await letRequestsIn();
     const { serve } = await import('./serving');
+    await letRequestsIn();
     return await serve({
       cfg,
-      host,
       dbFile,
       db,
       store: seeded,
@@ -112,6 +119,8 @@ async function start(cfg: ServerConfig): Promise<RunningServer> {
       apiKey,
       limits,
       urls,
+      extraHosts,
+      files,
       gates: { main: mainGate, routing: routingGate },
     });
   } catch (e) {

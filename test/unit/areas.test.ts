@@ -1,13 +1,9 @@
 // Route areas named by their paths (server/areas.ts): built on their first request, holding
 // exactly their paths, and no route of the port's app may answer one of those paths.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { LazyAreas } from '../../src-main/server/areas';
 import { createBaseApp } from '../../src-main/server/base';
-import { staticAreaPaths } from '../../src-main/server/static';
 
 const apps: FastifyInstance[] = [];
 afterEach(async () => {
@@ -111,25 +107,6 @@ describe('route areas named by paths', () => {
       expect(warnings.join('\n')).toMatch(/route area jobs could not be built: the route \/elsewhere lies outside/);
     } finally {
       process.off('warning', onWarning);
-    }
-  });
-});
-
-describe('staticAreaPaths', () => {
-  it('is `/` and each entry of the folder (folders with what is below them), or null for a name that is no plain path', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'radar-areas-'));
-    try {
-      fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html>');
-      fs.mkdirSync(path.join(dir, 'assets'));
-      expect(staticAreaPaths(dir)?.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
-        { path: '/' },
-        { path: '/assets', under: true },
-        { path: '/index.html', under: false },
-      ]);
-      fs.writeFileSync(path.join(dir, 'odd:name.txt'), '');
-      expect(staticAreaPaths(dir)).toBeNull();
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

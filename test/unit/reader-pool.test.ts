@@ -101,7 +101,7 @@ describe('reader pool', () => {
   });
 
   it('runs the reads of one full-text match on one reader, waiting for it while another is free, and its aggregates beside them', async () => {
-    const p = new ReaderPool({ size: 2, idleMs: 60_000 });
+    const p = new ReaderPool({ size: 2, idleMs: 60_000, consoleSpreadMs: 0 });
     try {
       const text = { virtual_search: { value: 'сервер', strict: false } };
       const base = page(text).plan;
@@ -197,7 +197,7 @@ describe('reader pool', () => {
 
   it('starts every reader at the console\'s first read and keeps them while the console is in use; others stop when idle', async () => {
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    const used = new ReaderPool({ size: 2, idleMs: 100, consoleKeepMs: 60_000 });
+    const used = new ReaderPool({ size: 2, idleMs: 100, consoleKeepMs: 60_000, consoleSpreadMs: 0 });
     const scripts = new ReaderPool({ size: 2, idleMs: 100, consoleKeepMs: 60_000 });
     try {
       await used.read(file, page({ limit: 1 }), null, 'console');
@@ -218,13 +218,43 @@ describe('reader pool', () => {
 
   it('lets readers beyond the first stop once the console has been away for a while', async () => {
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    const p = new ReaderPool({ size: 2, idleMs: 100, consoleKeepMs: 300 });
+    const p = new ReaderPool({ size: 2, idleMs: 100, consoleKeepMs: 300, consoleSpreadMs: 0 });
     try {
       const read = p.read(file, page({ limit: 1 }), null, 'console');
       expect(p.running).toBe(2);
       await read;
       await sleep(1_000);
       expect(p.running).toBe(1);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it("starts the rest of the readers a while after the console's first read, not with it (the console is opening)", async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const p = new ReaderPool({ size: 2, idleMs: 60_000, consoleSpreadMs: 500 });
+    try {
+      // The first reader started and reading (as a server warms it at its start).
+      await p.read(file, page({ limit: 1 }), null, 'api');
+      const answered = JSON.parse((await p.read(file, page({ limit: 2 }), null, 'console')).toString()) as { items: unknown[] };
+      expect(answered.items).toHaveLength(2);
+      expect(p.running).toBe(1);
+      await sleep(1_000);
+      expect(p.running).toBe(2);
+      // Another console read meanwhile starts nothing more.
+      await p.read(file, page({ limit: 3 }), null, 'console');
+      expect(p.running).toBe(2);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('starts a reader at once for a read that finds every started one busy, before the rest are due', async () => {
+    const p = new ReaderPool({ size: 2, idleMs: 60_000, consoleSpreadMs: 60_000 });
+    try {
+      const both = Promise.all([p.read(file, slow(200_000), null, 'console'), p.read(file, slow(200_001), null, 'console')]);
+      expect(p.running).toBe(2);
+      await both;
     } finally {
       await p.close();
     }

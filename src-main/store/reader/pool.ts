@@ -26,6 +26,8 @@ export interface ReaderPoolOptions {
   idleMs?: number;
   /** Readers stay while the console's lane had a read within this long (ms). */
   consoleKeepMs?: number;
+  /** The rest of the readers start this long after a console's first read (ms; 0: with it). */
+  consoleSpreadMs?: number;
 }
 
 interface Job {
@@ -63,6 +65,13 @@ const READER_YOUNG_MB = 4;
 /** How long readers stay started after the console's last read. */
 const CONSOLE_KEEP_MS = 10 * 60_000;
 
+/**
+ * How long after a console's first read the rest of the readers start: not while the console is
+ * opening (its code, its first render and the server's own start share the cores), but before its
+ * analyst does anything. A read that finds every started reader busy meanwhile starts one at once.
+ */
+const CONSOLE_SPREAD_MS = 1500;
+
 /** Where the reader thread's code is: beside the bundle when built, the source under tsx. */
 const readerEntry = () => workerEntry(__filename, 'reader.ts', 'reader');
 
@@ -76,6 +85,8 @@ export class ReaderPool {
   private droppedReads = 0;
   /** When the console's lane last had a read (performance.now()); -Infinity: never. */
   private consoleAt = Number.NEGATIVE_INFINITY;
+  /** The rest of the readers, started once a console is in use (consoleSeen). */
+  private spread: NodeJS.Timeout | null = null;
 
   constructor(private readonly o: ReaderPoolOptions) {}
 
@@ -171,14 +182,26 @@ export class ReaderPool {
     if (db) r.worker.postMessage({ open: db });
   }
 
-  /** A console is in use: every reader is started, its connection to `db` open. */
+  /**
+   * A console is in use: every reader is started, each with its connection to `db` open, the
+   * first at once (the read needs one) and the others consoleSpreadMs later.
+   */
   private consoleSeen(db: string): void {
     this.consoleAt = performance.now();
-    while (this.readers.length < this.o.size) {
-      const r = this.spawn();
-      r.worker.postMessage({ open: db });
-      this.rest(r);
-    }
+    if (this.spread || this.readers.length >= this.o.size) return;
+    const startRest = () => {
+      this.spread = null;
+      if (this.closed) return;
+      while (this.readers.length < this.o.size) {
+        const r = this.spawn();
+        r.worker.postMessage({ open: db });
+        this.rest(r);
+      }
+    };
+    const delay = this.o.consoleSpreadMs ?? CONSOLE_SPREAD_MS;
+    if (delay <= 0) return startRest();
+    this.spread = setTimeout(startRest, delay);
+    this.spread.unref();
   }
 
   /**
@@ -286,6 +309,7 @@ export class ReaderPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.spread) clearTimeout(this.spread);
     const e = new Error('the server is closing');
     for (const lane of [this.lanes.console, this.lanes.api]) for (const job of lane.splice(0)) job.reject(e);
     await Promise.all(this.readers.map((r) => r.worker.terminate()));
