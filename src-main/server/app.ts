@@ -35,6 +35,8 @@ export interface MainAppOptions {
   limits?: Partial<Limits>;
   /** A server made beforehand (gate.ts). */
   serverFactory?: BaseOptions['serverFactory'];
+  /** Awaited between the long steps of the build (the port lets waiting requests in: gate.ts). */
+  pause?: () => Promise<void>;
 }
 
 export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstance> {
@@ -47,6 +49,7 @@ export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstan
   installSecurity(app, auth);
   registerOpenApi(app, { version: opts.deps.version, servers: opts.servers ?? (() => ({ main: 'http://127.0.0.1:9000', routing: 'http://127.0.0.1:9009' })) });
   registerApi(app, opts.deps, areas);
+  await opts.pause?.();
   if (opts.manager) registerConsole(app, opts.manager);
   registerMe(app, opts.deps.store);
   if (opts.manager) {
@@ -57,8 +60,17 @@ export async function createMainApp(opts: MainAppOptions): Promise<FastifyInstan
   registerReference(app, opts.files?.dir);
   registerStaticHeaders(app);
   if (!opts.files) registerNoConsole(app);
-  // The console opening in a browser: the areas of its first requests are built while it loads its code.
-  else opts.files.onIndexServed(() => setImmediate(() => CONSOLE_OPENING_PATHS.forEach((p) => areas.buildAhead(p))));
+  // The console opening in a browser: the area of its first page is built while it loads its
+  // code, those of the requests after its first rows once that page is answered.
+  else {
+    const [firstPage, ...next] = CONSOLE_OPENING_PATHS;
+    opts.files.onIndexServed(() =>
+      setImmediate(() => {
+        areas.buildAhead(firstPage!);
+        for (const p of next) areas.buildAfter(p, firstPage!);
+      }),
+    );
+  }
   await app.ready();
   return app;
 }

@@ -45,6 +45,9 @@ interface Area {
   handler: Handler | null;
   app: FastifyInstance | null;
   waiting: [IncomingMessage, ServerResponse][] | null;
+  /** Whether the area has answered a request (its first answer sent); then `answered` runs. */
+  hasAnswered: boolean;
+  answered: (() => void)[];
 }
 
 /** On a request the port's handler found no area for: the path (rewritten) it looked up. */
@@ -74,7 +77,7 @@ export class LazyAreas {
   add(base: string, name: string, register: (scope: FastifyInstance) => void): void {
     const key = `${base}/${name}`;
     if (this.areas.has(key)) throw new Error(`route area ${key} declared twice`);
-    this.areas.set(key, { label: key, base, name, paths: null, register, handler: null, app: null, waiting: null });
+    this.areas.set(key, { label: key, base, name, paths: null, register, handler: null, app: null, waiting: null, hasAnswered: false, answered: [] });
     if (!this.bases.has(base)) {
       this.bases.add(base);
       const found = (_req: unknown, _res: unknown, params: Record<string, string | undefined>) => params;
@@ -93,7 +96,7 @@ export class LazyAreas {
     for (const p of paths) {
       if (!p.path.startsWith('/') || /[:*]/.test(p.path)) throw new Error(`route area ${label}: ${p.path} is not a plain path`);
     }
-    this.areas.set(key, { label, base: '', name: '', paths, register, handler: null, app: null, waiting: null });
+    this.areas.set(key, { label, base: '', name: '', paths, register, handler: null, app: null, waiting: null, hasAnswered: false, answered: [] });
     const found = () => undefined;
     for (const p of paths) {
       this.router.on('GET', p.path, found, { key });
@@ -184,7 +187,25 @@ export class LazyAreas {
     this.start(area);
   }
 
+  /**
+   * Builds the area of `url` once the area of `after` has sent its first answer (at once if it
+   * has): what a client asks next is built while it reads that answer, not while the answer is
+   * made. Nothing happens for a path of no area.
+   */
+  buildAfter(url: string, after: string): void {
+    const first = this.match(after);
+    if (!first || first.hasAnswered) return this.buildAhead(url);
+    first.answered.push(() => this.buildAhead(url));
+  }
+
   private dispatch(area: Area, req: IncomingMessage, res: ServerResponse): void {
+    if (!area.hasAnswered) {
+      res.once('finish', () => {
+        if (area.hasAnswered) return;
+        area.hasAnswered = true;
+        for (const fn of area.answered.splice(0)) fn();
+      });
+    }
     if (area.handler) return area.handler(req, res);
     if (area.waiting) return void area.waiting.push([req, res]);
     area.waiting = [[req, res]];

@@ -74,7 +74,10 @@ export async function serve(l: Listening): Promise<RunningServer> {
   let routingTimer: NodeJS.Timeout | undefined;
   let makeRouting: (() => Promise<FastifyInstance>) | undefined;
   try {
-    const [{ createInstanceApp, createMainApp }, { REDACT }] = await Promise.all([import('./app'), import('./base')]);
+    // Fastify, then the routes' modules: the port lets waiting requests in after each.
+    const { REDACT } = await import('./base');
+    await letRequestsIn();
+    const { createInstanceApp, createMainApp } = await import('./app');
     await letRequestsIn();
     // Logs go to stderr: stdout carries only what a command prints for scripts (serve's ready line).
     const logger = cfg.log ? { level: 'info', redact: REDACT, stream: process.stderr } : false;
@@ -113,7 +116,7 @@ export async function serve(l: Listening): Promise<RunningServer> {
     });
     catalog.main();
     // The main port opens as soon as its app is built, and answers what waited for it.
-    mainApp = await createMainApp({ deps, auth, manager, files: l.files, logger, limits, servers: () => urls, serverFactory: mainGate.factory });
+    mainApp = await createMainApp({ deps, auth, manager, files: l.files, pause: letRequestsIn, logger, limits, servers: () => urls, serverFactory: mainGate.factory });
     mainGate.open();
   } catch (e) {
     await Promise.allSettled([mainGate.close(), routingGate.close(), mainApp?.close(), manager?.close(), pool.close()]);

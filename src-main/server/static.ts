@@ -35,8 +35,8 @@ export function registerNoConsole(app: FastifyInstance): void {
 }
 
 /**
- * The API paths the console asks first when it opens (the incident list's page, its labels, the
- * responsible groups): their route areas are built while the browser loads the console's code
- * (once its index.html is served), not when the first page is asked.
+ * The API paths the console asks first when it opens, its first page first (the incident list's
+ * page, then its labels and the responsible groups): their route areas are built ahead (app.ts),
+ * not when they are asked.
  */
 export const CONSOLE_OPENING_PATHS = [K.incident, K.serviceAsset, K.finding, K.responsibleGroup].map((name) => `${API_BASES.v2}/${name}/search`);

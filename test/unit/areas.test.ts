@@ -76,6 +76,44 @@ describe('route areas named by paths', () => {
     expect(built).toBe(1);
   });
 
+  it('builds an area after another has sent its first answer when asked to build it after that one', async () => {
+    const { app, areas } = port();
+    const built: string[] = [];
+    let release: () => void = () => {};
+    const slow = new Promise<void>((r) => (release = r));
+    areas.addPaths('first', [{ path: '/first' }], async (area) => {
+      built.push('first');
+      area.get('/first', async () => {
+        await slow;
+        return { at: 'first' };
+      });
+    });
+    areas.addPaths('next', [{ path: '/next' }], (area) => {
+      built.push('next');
+      area.get('/next', async () => ({ at: 'next' }));
+    });
+    areas.addPaths('later', [{ path: '/later' }], (area) => {
+      built.push('later');
+      area.get('/later', async () => ({ at: 'later' }));
+    });
+    await app.ready();
+    areas.buildAfter('/next', '/first');
+    areas.buildAfter('/elsewhere', '/first');
+    const first = app.inject({ url: '/first' });
+    // The first area is built and its answer being made: the next one waits for that answer.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(built).toEqual(['first']);
+    release();
+    expect((await first).json()).toEqual({ at: 'first' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(built).toEqual(['first', 'next']);
+    // Once the first has answered, an area asked to follow it is built at once.
+    areas.buildAfter('/later', '/first');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(built).toEqual(['first', 'next', 'later']);
+    expect((await app.inject({ url: '/next' })).json()).toEqual({ at: 'next' });
+  });
+
   it('refuses a route of the port that could answer a path of an area', async () => {
     const { app, areas } = port();
     areas.addPaths('export', [{ path: '/console/v1/export', under: true }], () => {});
