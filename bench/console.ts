@@ -33,6 +33,9 @@
 //   BENCH_COLD_RUNS=<n>    cold-server opens (default 3)
 //   BENCH_VIEWS=<regexp>   only the views whose name or family matches (default: all)
 //   BENCH_PARTS=<list>     open,views,kept (default: all three)
+//   BENCH_BASELINE=<dir>   another built checkout (out/main, out/renderer): its cold opens are
+//                          interleaved with this build's (turn about, the order swapped each round)
+//                          and printed beside them, with the ratio of the medians
 //   BENCH_EXPLAIN=1        for each view over the target, each of its reads run again statement by
 //                          statement with their query plans (bench/console-sql.ts)
 //   BENCH_SCROLL_ROWS=<n>  rows scrolled per run (default 10,000)
@@ -56,6 +59,7 @@ const COLD_RUNS = Math.max(1, Number(process.env.BENCH_COLD_RUNS ?? 3));
 const ONLY = process.env.BENCH_VIEWS ? new RegExp(process.env.BENCH_VIEWS, 'i') : null;
 const EXPLAIN = process.env.BENCH_EXPLAIN === '1';
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'open,views,kept').split(',').map((s) => s.trim()));
+const BASELINE = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : null;
 const SCROLL_ROWS = Number(process.env.BENCH_SCROLL_ROWS ?? 10_000);
 const ROWS_PER_FRAME = Number(process.env.BENCH_ROWS_PER_FRAME ?? 20);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -89,9 +93,9 @@ function build(): void {
   if (r.status !== 0) throw new Error('electron-vite build failed');
 }
 
-async function serve(db: string, apiKey: string): Promise<Served> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'out/main/cli.js'), 'serve', '--db', db, '--port', '0', '--routing-port', '0', '--api-key', apiKey, '--seed', 'none'], {
-    cwd: ROOT,
+async function serve(db: string, apiKey: string, root = ROOT): Promise<Served> {
+  const child = spawn(process.execPath, [path.join(root, 'out/main/cli.js'), 'serve', '--db', db, '--port', '0', '--routing-port', '0', '--api-key', apiKey, '--seed', 'none'], {
+    cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -397,16 +401,29 @@ function firstPageSpan(o: OpenResult): string {
   return `; first page asked at ${fmtMs(q.start)} ms, answered at ${q.end === null ? 'never' : `${fmtMs(q.end)} ms`}`;
 }
 
-async function measureOpen(browser: Browser, dbFile: string, apiKey: string, served: { current: Served }): Promise<{ cold: OpenResult[]; warm: OpenResult[] }> {
-  heading(`first rows after opening the console: a cold server (${COLD_RUNS} starts) and a warm one (${RUNS} opens)`);
+async function measureOpen(browser: Browser, dbFile: string, apiKey: string, served: { current: Served }): Promise<{ cold: OpenResult[]; warm: OpenResult[]; baseline: OpenResult[] }> {
+  heading(`first rows after opening the console: a cold server (${COLD_RUNS} starts) and a warm one (${RUNS} opens)${BASELINE ? `; the cold starts interleaved with ${BASELINE}'s` : ''}`);
+  if (BASELINE && !fs.existsSync(path.join(BASELINE, 'out/main/cli.js'))) throw new Error(`BENCH_BASELINE: no built server at ${BASELINE}/out/main/cli.js (npm run build there first)`);
   const cold: OpenResult[] = [];
+  const baseline: OpenResult[] = [];
+  const coldOpen = async (root: string | null, i: number) => {
+    await served.current.stop();
+    served.current = await serve(dbFile, apiKey, root ?? ROOT);
+    const o = await openConsole(browser, served.current.main, apiKey);
+    (root ? baseline : cold).push(o.open);
+    console.log(`  ${root ? 'baseline ' : ''}cold ${i + 1}: first rows ${fmtMs(o.open.firstRows)} ms, complete ${fmtMs(o.open.complete.ms ?? NaN)} ms (${o.open.complete.shown.totalText}; ${o.open.complete.requests.length} requests)${firstPageSpan(o.open)}`);
+    if (i === 0 && !root) printWaterfall(o.open.complete);
+    await o.close();
+  };
   for (let i = 0; i < COLD_RUNS; i++) {
+    const order = BASELINE ? (i % 2 ? [BASELINE, null] : [null, BASELINE]) : [null];
+    for (const root of order) await coldOpen(root, i);
+  }
+  if (BASELINE) {
+    // The warm opens below are this build's.
     await served.current.stop();
     served.current = await serve(dbFile, apiKey);
     const o = await openConsole(browser, served.current.main, apiKey);
-    cold.push(o.open);
-    console.log(`  cold ${i + 1}: first rows ${fmtMs(o.open.firstRows)} ms, complete ${fmtMs(o.open.complete.ms ?? NaN)} ms (${o.open.complete.shown.totalText}; ${o.open.complete.requests.length} requests)${firstPageSpan(o.open)}`);
-    if (i === 0) printWaterfall(o.open.complete);
     await o.close();
   }
   const warm: OpenResult[] = [];
@@ -417,7 +434,7 @@ async function measureOpen(browser: Browser, dbFile: string, apiKey: string, ser
     if (i === RUNS - 1) printWaterfall(o.open.complete);
     await o.close();
   }
-  return { cold, warm };
+  return { cold, warm, baseline };
 }
 
 interface ViewRow {
@@ -546,7 +563,7 @@ async function main(): Promise<void> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM} (set CHROMIUM_PATH)`);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 
-  let open: { cold: OpenResult[]; warm: OpenResult[] } | null = null;
+  let open: { cold: OpenResult[]; warm: OpenResult[]; baseline: OpenResult[] } | null = null;
   let rows: ViewRow[] = [];
   let kept: Awaited<ReturnType<typeof measureKept>> | null = null;
   try {
@@ -635,6 +652,10 @@ async function main(): Promise<void> {
     row('first rows, warm server', w, `< ${TARGET_FIRST_MS} ms`, w.p50 < TARGET_FIRST_MS);
     row('opened view complete, cold server', summarize(open.cold.map((o) => o.complete.ms ?? NaN)), '(information)', null);
     row('opened view complete, warm server', summarize(open.warm.map((o) => o.complete.ms ?? NaN)), '(information)', null);
+    if (open.baseline.length) {
+      const b = summarize(open.baseline.map((o) => o.firstRows));
+      row(`first rows, cold server, baseline (${(c.p50 / b.p50).toFixed(2)}x its median)`, b, '(information)', null);
+    }
   }
   if (rows.length) {
     const med = summarize(rows.map((r) => summarize(r.ms).p50));

@@ -57,10 +57,11 @@ export async function serve(l: Listening): Promise<RunningServer> {
   let manager: InstanceManager | undefined;
   const pool = new ReaderPool({ size: cfg.readers ?? DEFAULT_READERS, cacheKiB: READER_CACHE_KIB });
   const reads = readsFor(store, pool);
-  // The first reader thread starts now (warmReaders), its connection to the server's database
-  // open, on the other core while this one builds the apps: a console opened on a server just
-  // started has its first page read as soon as the app is built.
-  if (cfg.warmReaders) setImmediate(() => pool.warm(store.db.memory ? undefined : store.db.name));
+  // The first request to the main port starts the first reader thread (warmReaders), its
+  // connection to the server's database open: a console opening on a server just started (its
+  // index.html, answered while the apps are built) has it ready for its first page; a server
+  // nobody has asked anything holds none.
+  if (cfg.warmReaders) mainGate.onFirstRequest(() => setImmediate(() => pool.warm(store.db.memory ? undefined : store.db.name)));
   const deps: ApiDeps = {
     store: () => store,
     reads: () => reads,

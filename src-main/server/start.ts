@@ -43,9 +43,8 @@ export interface ServerConfig {
   /** Reader threads for searches, lists and stats (default 2; 0: read on the server's thread). */
   readers?: number;
   /**
-   * Start the first reader thread as soon as the ports listen, its connection open, so that the
-   * first read does not wait for it (serve and the desktop app: a console opened on a server just
-   * started asks its first page while the apps are built).
+   * Start the first reader thread when the first request arrives, so that the first read does
+   * not wait for it (serve and the desktop app); a server nobody has asked anything holds none.
    */
   warmReaders?: boolean;
   /**

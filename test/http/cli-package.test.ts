@@ -75,7 +75,6 @@ describe('the packed package', () => {
     // The versions chosen for Node 20, as a project installing the package gets them.
     const version = (name: string) => (JSON.parse(fs.readFileSync(path.join(app, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
     expect(version('cookie')).toMatch(/^1\./);
-    expect(version('content-disposition')).toMatch(/^2\./);
   });
 
   it("its main entry is the typed client: `import 'radar-console'` and `require('radar-console')` work in a plain Node project, without Electron", () => {
