@@ -26,8 +26,8 @@ export function findRendererDir(explicit?: string): string | undefined {
   return candidates.find((d) => fs.existsSync(path.join(d, 'index.html')));
 }
 
-/** The console's Content-Security-Policy (the Electron window applies it to every answer too). */
-export const CSP = [
+/** The directives of the console's Content-Security-Policy. */
+export const CSP_DIRECTIVES: readonly string[] = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
@@ -38,7 +38,10 @@ export const CSP = [
   "base-uri 'none'",
   "frame-ancestors 'none'",
   "form-action 'none'",
-].join('; ');
+];
+
+/** The console's Content-Security-Policy (the Electron window applies it to every answer too). */
+export const CSP = CSP_DIRECTIVES.join('; ');
 
 /** The headers of every answer at the console's paths (its files, and the 404s of paths that would be its files). */
 export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CSP_DIRECTIVES } from './console-files';
 
 export const REFERENCE_PATH = '/reference/';
 
@@ -28,21 +29,9 @@ export const isReferenceRequest = (req: FastifyRequest): boolean => {
 
 /**
  * The page's Content-Security-Policy: the console's, with the one thing the renderer needs
- * beyond it (Vue's styles are set inline, as the console's own already allow).
+ * beyond it, its workers (Vue's styles are set inline, as the console's own already allow).
  */
-export const REFERENCE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self' data:",
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'",
-].join('; ');
+export const REFERENCE_CSP = CSP_DIRECTIVES.flatMap((d) => (d.startsWith('font-src ') ? [d, "worker-src 'self' blob:"] : [d])).join('; ');
 
 const PAGE = `<!doctype html>
 <html lang="en">
