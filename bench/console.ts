@@ -30,7 +30,8 @@
 //   BENCH_DB=<file>        keep the database there and reuse it (shared with the other benches)
 //   BENCH_ROWS=<n>         incidents (default 1,000,000)
 //   BENCH_RUNS=<n>         runs of each view and of each kept measurement (default 3)
-//   BENCH_COLD_RUNS=<n>    cold-server opens (default 3)
+//   BENCH_COLD_RUNS=<n>    cold-server opens (default 3), and as many opens of a server started
+//                          BENCH_COLD_AFTER_MS before (default 1000; 0: none)
 //   BENCH_VIEWS=<regexp>   only the views whose name or family matches (default: all)
 //   BENCH_PARTS=<list>     open,views,kept (default: all three)
 //   BENCH_BASELINE=<dir>   another built checkout (out/main, out/renderer): its cold opens are
@@ -56,6 +57,12 @@ import { bold, fmtInt, fmtMs, formatTable, green, heading, KeepAliveClient, prep
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const COLD_RUNS = Math.max(1, Number(process.env.BENCH_COLD_RUNS ?? 3));
+/**
+ * The second series of cold opens: the console opened this long after the server's ready line, as
+ * a person opens the address `serve` prints (the desktop app opens its window once the server is
+ * built); the first series opens it at the ready line, while the server is still building its app.
+ */
+const COLD_AFTER_MS = Math.max(0, Number(process.env.BENCH_COLD_AFTER_MS ?? 1000));
 const ONLY = process.env.BENCH_VIEWS ? new RegExp(process.env.BENCH_VIEWS, 'i') : null;
 const EXPLAIN = process.env.BENCH_EXPLAIN === '1';
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'open,views,kept').split(',').map((s) => s.trim()));
@@ -401,8 +408,10 @@ function firstPageSpan(o: OpenResult): string {
   return `; first page asked at ${fmtMs(q.start)} ms, answered at ${q.end === null ? 'never' : `${fmtMs(q.end)} ms`}`;
 }
 
-async function measureOpen(browser: Browser, dbFile: string, apiKey: string, served: { current: Served }): Promise<{ cold: OpenResult[]; warm: OpenResult[]; baseline: OpenResult[] }> {
-  heading(`first rows after opening the console: a cold server (${COLD_RUNS} starts) and a warm one (${RUNS} opens)${BASELINE ? `; the cold starts interleaved with ${BASELINE}'s` : ''}`);
+async function measureOpen(browser: Browser, dbFile: string, apiKey: string, served: { current: Served }): Promise<{ cold: OpenResult[]; coldAfter: OpenResult[]; warm: OpenResult[]; baseline: OpenResult[] }> {
+  heading(
+    `first rows after opening the console: a cold server (${COLD_RUNS} starts, opened at the ready line${COLD_AFTER_MS ? ` and ${COLD_RUNS} more opened ${fmtMs(COLD_AFTER_MS)} ms after it` : ''}) and a warm one (${RUNS} opens)${BASELINE ? `; the cold starts interleaved with ${BASELINE}'s` : ''}`,
+  );
   if (BASELINE && !fs.existsSync(path.join(BASELINE, 'out/main/cli.js'))) throw new Error(`BENCH_BASELINE: no built server at ${BASELINE}/out/main/cli.js (npm run build there first)`);
   const cold: OpenResult[] = [];
   const baseline: OpenResult[] = [];
@@ -419,6 +428,18 @@ async function measureOpen(browser: Browser, dbFile: string, apiKey: string, ser
     const order = BASELINE ? (i % 2 ? [BASELINE, null] : [null, BASELINE]) : [null];
     for (const root of order) await coldOpen(root, i);
   }
+  // A server just started, opened once its start is over: its readers, route areas and caches
+  // are as cold, only the start-up's own work no longer shares the cores with the opening.
+  const coldAfter: OpenResult[] = [];
+  for (let i = 0; COLD_AFTER_MS > 0 && i < COLD_RUNS; i++) {
+    await served.current.stop();
+    served.current = await serve(dbFile, apiKey);
+    await new Promise((r) => setTimeout(r, COLD_AFTER_MS));
+    const o = await openConsole(browser, served.current.main, apiKey);
+    coldAfter.push(o.open);
+    console.log(`  cold, opened ${fmtMs(COLD_AFTER_MS)} ms after the ready line ${i + 1}: first rows ${fmtMs(o.open.firstRows)} ms, complete ${fmtMs(o.open.complete.ms ?? NaN)} ms (${o.open.complete.shown.totalText}; ${o.open.complete.requests.length} requests)${firstPageSpan(o.open)}`);
+    await o.close();
+  }
   if (BASELINE) {
     // The warm opens below are this build's.
     await served.current.stop();
@@ -434,7 +455,7 @@ async function measureOpen(browser: Browser, dbFile: string, apiKey: string, ser
     if (i === RUNS - 1) printWaterfall(o.open.complete);
     await o.close();
   }
-  return { cold, warm, baseline };
+  return { cold, coldAfter, warm, baseline };
 }
 
 interface ViewRow {
@@ -563,7 +584,7 @@ async function main(): Promise<void> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM} (set CHROMIUM_PATH)`);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 
-  let open: { cold: OpenResult[]; warm: OpenResult[]; baseline: OpenResult[] } | null = null;
+  let open: { cold: OpenResult[]; coldAfter: OpenResult[]; warm: OpenResult[]; baseline: OpenResult[] } | null = null;
   let rows: ViewRow[] = [];
   let kept: Awaited<ReturnType<typeof measureKept>> | null = null;
   try {
@@ -583,13 +604,19 @@ async function main(): Promise<void> {
   const failures = rows.filter((r) => r.failure);
   const over = rows.filter((r) => r.failure === null && (summarize(r.ms).p50 > TARGET_VIEW_MEDIAN_MS || summarize(r.ms).max > TARGET_VIEW_WORST_MS));
   if (over.length) {
-    heading('views over the target: the requests of the median run (from the control, ms) and the browser');
+    heading('views over the target: the requests of the median run and of a run over 1 s (from the control, ms) and the browser');
     for (const r of over) {
       const sorted = r.runs.filter((x) => x.ms !== undefined).sort((a, b) => a.ms! - b.ms!);
       const med = sorted[Math.floor((sorted.length - 1) / 2)];
       if (!med) continue;
       console.log(`  ${r.view.name} — ${fmtMs(med.ms!)} ms (median run)`);
       printWaterfall(med);
+      // The worst run, when it is what puts the view over (a first run that pays for something once).
+      const worst = sorted[sorted.length - 1]!;
+      if (worst !== med && worst.ms! > TARGET_VIEW_WORST_MS) {
+        console.log(`  ${r.view.name} — ${fmtMs(worst.ms!)} ms (worst run, run ${r.runs.indexOf(worst) + 1} of ${r.runs.length})`);
+        printWaterfall(worst);
+      }
       if (!EXPLAIN) continue;
       const seen = new Set<string>();
       for (const q of med.requests.filter((x) => !x.background)) {
@@ -648,7 +675,11 @@ async function main(): Promise<void> {
   if (open) {
     const c = summarize(open.cold.map((o) => o.firstRows));
     const w = summarize(open.warm.map((o) => o.firstRows));
-    row('first rows, cold server', c, `< ${TARGET_FIRST_MS} ms`, c.p50 < TARGET_FIRST_MS);
+    row('first rows, cold server (opened at the ready line)', c, `< ${TARGET_FIRST_MS} ms`, c.p50 < TARGET_FIRST_MS);
+    if (open.coldAfter.length) {
+      const a = summarize(open.coldAfter.map((o) => o.firstRows));
+      row(`first rows, cold server (opened ${fmtMs(COLD_AFTER_MS)} ms after)`, a, `< ${TARGET_FIRST_MS} ms`, a.p50 < TARGET_FIRST_MS);
+    }
     row('first rows, warm server', w, `< ${TARGET_FIRST_MS} ms`, w.p50 < TARGET_FIRST_MS);
     row('opened view complete, cold server', summarize(open.cold.map((o) => o.complete.ms ?? NaN)), '(information)', null);
     row('opened view complete, warm server', summarize(open.warm.map((o) => o.complete.ms ?? NaN)), '(information)', null);

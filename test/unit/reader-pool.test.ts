@@ -216,6 +216,43 @@ describe('reader pool', () => {
     }
   });
 
+  it("reads ahead every incident's cell on each reader, one at a time, once a console is in use and the reader has nothing to do; then a text search's aggregates answer as before", async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const until = async (ok: () => boolean) => {
+      for (let i = 0; i < 200 && !ok(); i++) await sleep(25);
+    };
+    const used = new ReaderPool({ size: 2, idleMs: 60_000, consoleSpreadMs: 0, prepareIdleMs: 50, prepareMinRows: 0 });
+    const scripts = new ReaderPool({ size: 2, idleMs: 60_000, prepareIdleMs: 50, prepareMinRows: 0 });
+    const few = new ReaderPool({ size: 2, idleMs: 60_000, consoleSpreadMs: 0, prepareIdleMs: 50 });
+    try {
+      await Promise.all([used.read(file, page({ limit: 1 }), store.version(), 'console'), scripts.read(file, page({ limit: 1 }), store.version(), 'api'), few.read(file, page({ limit: 1 }), store.version(), 'console')]);
+      await until(() => used.prepared === 2);
+      expect(used.prepared).toBe(2);
+      // Once per reader at the same data; never for scripts alone; not on a database of a few incidents.
+      await sleep(300);
+      expect(used.prepared).toBe(2);
+      expect(scripts.prepared).toBe(0);
+      expect(few.prepared).toBe(0);
+      const text = { virtual_search: { value: 'сервер', strict: false } };
+      const plan = page(text).plan;
+      const stats: ReadTask = { kind: 'stats', plan, bucket: 'day' };
+      expect(JSON.parse((await used.read(file, stats, store.version(), 'console')).toString())).toEqual(JSON.parse(executeRead(store, stats)));
+      // The data changes and the console has asked such aggregates: read ahead again, the answer the new one.
+      const one = store.get1<{ id: number }>(`SELECT id FROM service_asset_findings WHERE status = 'new' LIMIT 1`)!;
+      store.db.prepare(`UPDATE service_asset_findings SET status = 'assigned' WHERE id = ?`).run(one.id);
+      try {
+        expect(JSON.parse((await used.read(file, stats, store.version(), 'console')).toString())).toEqual(JSON.parse(executeRead(store, stats)));
+        await until(() => used.prepared === 4);
+        expect(used.prepared).toBe(4);
+        expect(JSON.parse((await used.read(file, { kind: 'stats', plan, bucket: 'week' }, store.version(), 'console')).toString())).toEqual(JSON.parse(executeRead(store, { kind: 'stats', plan, bucket: 'week' })));
+      } finally {
+        store.db.prepare(`UPDATE service_asset_findings SET status = 'new' WHERE id = ?`).run(one.id);
+      }
+    } finally {
+      await Promise.all([used.close(), scripts.close(), few.close()]);
+    }
+  });
+
   it('lets readers beyond the first stop once the console has been away for a while', async () => {
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     const p = new ReaderPool({ size: 2, idleMs: 100, consoleKeepMs: 300, consoleSpreadMs: 0 });

@@ -7,7 +7,10 @@
 // the console abandoned the view) is dropped before it runs. Readers above the first are
 // stopped after a while without work, but not while a console is in use: its first read starts
 // every reader, each with its connection open, so that the reads a view sends together (the page,
-// the read-ahead, the aggregates) never wait for a thread or a connection to start.
+// the read-ahead, the aggregates) never wait for a thread or a connection to start. While a
+// console is in use, a reader with nothing to do for a while reads ahead what the first large
+// text search's aggregates would otherwise read (every incident's cell: query/match-days.ts), one
+// reader at a time, so that the analyst's first frequent word does not pay for it.
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../../workers/entry';
 import { cellsAnswer } from '../query/match-days';
@@ -28,6 +31,13 @@ export interface ReaderPoolOptions {
   consoleKeepMs?: number;
   /** The rest of the readers start this long after a console's first read (ms; 0: with it). */
   consoleSpreadMs?: number;
+  /**
+   * While a console is in use, a reader with nothing to do for this long reads ahead what the
+   * first large text search's aggregates would otherwise read (query/match-days.ts; ms; null: never).
+   */
+  prepareIdleMs?: number | null;
+  /** Fewer incidents than this are not read ahead (their cells are read in tens of ms when first needed). */
+  prepareMinRows?: number;
 }
 
 interface Job {
@@ -57,7 +67,15 @@ interface Reader {
   worker: Worker;
   job: Job | null;
   idle: NodeJS.Timeout | null;
+  /** Reading ahead (prepare): busy as with a job; the database and the server's data version it is for. */
+  preparing: { db: string; version: string | null } | null;
+  /** The reading ahead due once the reader has had nothing to do for a while. */
+  prep: NodeJS.Timeout | null;
+  /** What it last read ahead: the database and the server's data version then, and the text aggregates asked by then. */
+  prepared: { db: string; version: string | null; tallies: number } | null;
 }
+
+const busy = (r: Reader): boolean => r.job !== null || r.preparing !== null;
 
 /** Each reader's young generation, MiB (see spawn). */
 const READER_YOUNG_MB = 4;
@@ -71,6 +89,12 @@ const CONSOLE_KEEP_MS = 10 * 60_000;
  * analyst does anything. A read that finds every started reader busy meanwhile starts one at once.
  */
 const CONSOLE_SPREAD_MS = 1500;
+
+/**
+ * How long a reader has nothing to do before it reads ahead (prepareIdleMs): after the console's
+ * opening, before its analyst's first search, and never while reads wait.
+ */
+const PREPARE_IDLE_MS = 2000;
 
 /** Where the reader thread's code is: beside the bundle when built, the source under tsx. */
 const readerEntry = () => workerEntry(__filename, 'reader.ts', 'reader');
@@ -87,6 +111,12 @@ export class ReaderPool {
   private consoleAt = Number.NEGATIVE_INFINITY;
   /** The rest of the readers, started once a console is in use (consoleSeen). */
   private spread: NodeJS.Timeout | null = null;
+  /** The database the console reads, and the last data version each database was read at. */
+  private consoleDb: string | null = null;
+  private readonly versions = new Map<string, string>();
+  /** The console's reads of a text search's aggregates from the match's row ids so far. */
+  private tallies = 0;
+  private preparations = 0;
 
   constructor(private readonly o: ReaderPoolOptions) {}
 
@@ -104,6 +134,11 @@ export class ReaderPool {
     return this.droppedReads;
   }
 
+  /** Readings ahead done (prepare): each one a reader read every incident's cell. */
+  get prepared(): number {
+    return this.preparations;
+  }
+
   /** Reads waiting for a reader. */
   get queued(): number {
     return this.lanes.console.length + this.lanes.api.length;
@@ -118,6 +153,8 @@ export class ReaderPool {
   read(db: string, task: ReadTask, version: string | null, lane: Lane, signal?: AbortSignal): Promise<Buffer> {
     if (this.closed) return Promise.reject(new Error('the server is closing'));
     if (signal?.aborted) return Promise.reject(new ReadAbandoned());
+    if (version !== null) this.versions.set(db, version);
+    if (lane === 'console' && tallied(task)) this.tallies++;
     if (lane === 'console') this.consoleSeen(db);
     const key = version === null ? null : JSON.stringify([db, version, task]);
     let job = key === null ? undefined : this.inflight.get(key);
@@ -188,6 +225,9 @@ export class ReaderPool {
    */
   private consoleSeen(db: string): void {
     this.consoleAt = performance.now();
+    this.consoleDb = db;
+    // Readers with nothing to do may have something to read ahead at the data the console now reads.
+    for (const r of this.readers) if (!busy(r) && !r.prep) this.prepareLater(r);
     if (this.spread || this.readers.length >= this.o.size) return;
     const startRest = () => {
       this.spread = null;
@@ -213,12 +253,12 @@ export class ReaderPool {
   private readerFor(job: Job): Reader | 'new' | null {
     const at = job.affinity % this.o.size;
     const preferred = this.readers[at];
-    if (preferred && !preferred.job) return preferred;
+    if (preferred && !busy(preferred)) return preferred;
     const bound = job.matchKey !== '';
     if (bound && preferred && preferred.job?.matchKey === job.matchKey) return null;
     // A read of a match before its reader has started: that reader is started for it.
     if (bound && at === this.readers.length) return 'new';
-    const idle = this.readers.find((x) => !x.job);
+    const idle = this.readers.find((x) => !busy(x));
     if (idle) return idle;
     return this.readers.length < this.o.size ? 'new' : null;
   }
@@ -252,10 +292,19 @@ export class ReaderPool {
     // A reader's garbage is short-lived (rows becoming one answer): a small young generation keeps
     // its memory low (1,000,000 incidents, 2,000 public list requests: the server's RSS after them
     // 137-142 MiB with 4 MiB against 143-147 MiB with 8, at the same CPU time per request).
-    const worker = new Worker(entry.file, { eval: entry.eval, workerData: { cacheKiB: this.o.cacheKiB }, resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_MB } });
+    const worker = new Worker(entry.file, { eval: entry.eval, workerData: { cacheKiB: this.o.cacheKiB, prepareMinRows: this.o.prepareMinRows }, resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_MB } });
     worker.unref();
-    const r: Reader = { worker, job: null, idle: null };
+    const r: Reader = { worker, job: null, idle: null, preparing: null, prep: null, prepared: null };
     worker.on('message', (a: ReaderAnswer) => {
+      if ('prepared' in a) {
+        // The server's data version the reading ahead was asked at (the reader's own token is its connection's).
+        r.prepared = r.preparing && { ...r.preparing, tallies: this.tallies };
+        r.preparing = null;
+        if (a.read) this.preparations++;
+        this.rest(r);
+        this.pump();
+        return;
+      }
       const job = r.job;
       r.job = null;
       if (job) {
@@ -269,6 +318,7 @@ export class ReaderPool {
       const i = this.readers.indexOf(r);
       if (i >= 0) this.readers.splice(i, 1);
       if (r.idle) clearTimeout(r.idle);
+      if (r.prep) clearTimeout(r.prep);
       r.job?.reject(e);
       r.job = null;
       if (!this.closed) this.pump();
@@ -282,6 +332,8 @@ export class ReaderPool {
   private start(r: Reader, job: Job): void {
     if (r.idle) clearTimeout(r.idle);
     r.idle = null;
+    if (r.prep) clearTimeout(r.prep);
+    r.prep = null;
     r.job = job;
     const req: ReaderRequest = { id: ++this.seq, db: job.db, task: job.task };
     r.worker.postMessage(req);
@@ -289,17 +341,48 @@ export class ReaderPool {
 
   /** A reader without work: the first stays, the others stop after idleMs unless a console is in use. */
   private rest(r: Reader): void {
+    this.prepareLater(r);
     if (this.readers[0] === r) return;
     if (r.idle) clearTimeout(r.idle);
     const idleMs = this.o.idleMs ?? 30_000;
     r.idle = setTimeout(() => {
       r.idle = null;
-      if (r.job) return;
+      if (busy(r)) return this.rest(r);
       const sinceConsole = performance.now() - this.consoleAt;
       if (sinceConsole < (this.o.consoleKeepMs ?? CONSOLE_KEEP_MS)) this.rest(r);
       else void r.worker.terminate();
     }, idleMs);
     r.idle.unref();
+  }
+
+  /**
+   * While a console is in use, a reader that has had nothing to do for prepareIdleMs reads ahead
+   * (reader.ts, prepare) what the first large text search's aggregates would otherwise read: once
+   * per reader at the console's data, and again at a new data version if the console has asked
+   * such aggregates since. One reader at a time, never while reads wait: the other serves meanwhile.
+   */
+  private prepareLater(r: Reader): void {
+    if (r.prep) clearTimeout(r.prep);
+    r.prep = null;
+    const after = this.o.prepareIdleMs === undefined ? PREPARE_IDLE_MS : this.o.prepareIdleMs;
+    if (after === null || this.closed || busy(r) || !this.wantsPreparing(r)) return;
+    r.prep = setTimeout(() => {
+      r.prep = null;
+      if (this.closed || busy(r) || !this.readers.includes(r) || !this.wantsPreparing(r)) return;
+      if (this.queued > 0 || this.readers.some((x) => x.preparing)) return this.prepareLater(r);
+      const db = this.consoleDb!;
+      r.preparing = { db, version: this.versions.get(db) ?? null };
+      r.worker.postMessage({ prepare: db });
+    }, after);
+    r.prep.unref();
+  }
+
+  private wantsPreparing(r: Reader): boolean {
+    const db = this.consoleDb;
+    if (db === null || performance.now() - this.consoleAt >= (this.o.consoleKeepMs ?? CONSOLE_KEEP_MS)) return false;
+    const p = r.prepared;
+    if (!p || p.db !== db) return true;
+    return p.version !== (this.versions.get(db) ?? null) && p.tallies < this.tallies;
   }
 
   /** Closes every reader's connection to `db` (a local instance closed or removed). */
@@ -310,6 +393,7 @@ export class ReaderPool {
   async close(): Promise<void> {
     this.closed = true;
     if (this.spread) clearTimeout(this.spread);
+    for (const r of this.readers) if (r.prep) clearTimeout(r.prep);
     const e = new Error('the server is closing');
     for (const lane of [this.lanes.console, this.lanes.api]) for (const job of lane.splice(0)) job.reject(e);
     await Promise.all(this.readers.map((r) => r.worker.terminate()));
@@ -332,8 +416,14 @@ function affinityOf(db: string, task: ReadTask): number {
   // ids read from the full-text index, not from the kept match (query/match-days.ts): they go to
   // the next reader, so that a view's page and its aggregates, asked together, run side by side,
   // each on the reader keeping its own. Any other aggregates of a match read the kept match.
-  const beside = task.kind === 'stats' && p.fts.length === 1 && p.textTally !== undefined && cellsAnswer(p.textTally);
+  const beside = tallied(task);
   return (h >>> 0) + (beside ? 1 : 0);
+}
+
+/** Whether a read is a text search's aggregates worked out from the match's row ids (query/match-days.ts). */
+function tallied(task: ReadTask): boolean {
+  const p = task.plan;
+  return task.kind === 'stats' && p.fts.length === 1 && p.textTally !== undefined && cellsAnswer(p.textTally);
 }
 
 /** How a server's routes read one database: through the pool, or on this thread. */

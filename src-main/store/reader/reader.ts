@@ -4,6 +4,7 @@
 // copied). WAL lets any number of these read while the server's connection writes.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db';
+import { prepareMatchDays } from '../query/match-days';
 import { Store } from '../store';
 import { executeRead, toFailure, type ReadTask } from './execute';
 
@@ -13,11 +14,38 @@ export interface ReaderRequest {
   task: ReadTask;
 }
 
-export type ReaderAnswer = { id: number; body: Uint8Array } | { id: number; failure: ReturnType<typeof toFailure> };
+export type ReaderAnswer = { id: number; body: Uint8Array } | { id: number; failure: ReturnType<typeof toFailure> } | Prepared;
+
+/** A preparation done (`prepare`): the database and the data version it was made at (null: it could not be). */
+export interface Prepared {
+  prepared: string;
+  version: string | null;
+  /** Whether anything was read (false: kept already, or not needed on so few incidents). */
+  read: boolean;
+}
+
+/** What a reader keeps ahead of the reads while it has nothing to do (pool.ts): every incident's cell (query/match-days.ts). */
+function prepare(file: string): Prepared {
+  try {
+    const store = storeFor(file);
+    const version = store.version();
+    if (version === null) return { prepared: file, version, read: false };
+    store.db.exec('BEGIN');
+    try {
+      return { prepared: file, version, read: prepareMatchDays(store, version, prepareMinRows) };
+    } finally {
+      store.db.exec('COMMIT');
+    }
+  } catch {
+    // the reads that need the database report why it cannot be read
+    return { prepared: file, version: null, read: false };
+  }
+}
 
 const stores = new Map<string, Store>();
 const encoder = new TextEncoder();
 const cacheKiB = (workerData as { cacheKiB?: number } | undefined)?.cacheKiB;
+const prepareMinRows = (workerData as { prepareMinRows?: number } | undefined)?.prepareMinRows;
 
 function storeFor(file: string): Store {
   let store = stores.get(file);
@@ -44,7 +72,8 @@ function answer(req: ReaderRequest): ReaderAnswer {
   }
 }
 
-parentPort!.on('message', (req: ReaderRequest | { forget: string } | { open: string }) => {
+parentPort!.on('message', (req: ReaderRequest | { forget: string } | { open: string } | { prepare: string }) => {
+  if ('prepare' in req) return void parentPort!.postMessage(prepare(req.prepare));
   if ('open' in req) {
     // Opened ahead of the reads (a console is in use); a failure is the first read's to report.
     try {
