@@ -347,7 +347,7 @@ export class ReaderPool {
     const idleMs = this.o.idleMs ?? 30_000;
     r.idle = setTimeout(() => {
       r.idle = null;
-      if (busy(r)) return this.rest(r);
+      if (busy(r)) return; // rested again once its job or its reading ahead is done
       const sinceConsole = performance.now() - this.consoleAt;
       if (sinceConsole < (this.o.consoleKeepMs ?? CONSOLE_KEEP_MS)) this.rest(r);
       else void r.worker.terminate();
