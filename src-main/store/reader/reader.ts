@@ -24,24 +24,6 @@ export interface Prepared {
   read: boolean;
 }
 
-/** What a reader keeps ahead of the reads while it has nothing to do (pool.ts): every incident's cell (query/match-days.ts). */
-function prepare(file: string): Prepared {
-  try {
-    const store = storeFor(file);
-    const version = store.version();
-    if (version === null) return { prepared: file, version, read: false };
-    store.db.exec('BEGIN');
-    try {
-      return { prepared: file, version, read: prepareMatchDays(store, version, prepareMinRows) };
-    } finally {
-      store.db.exec('COMMIT');
-    }
-  } catch {
-    // the reads that need the database report why it cannot be read
-    return { prepared: file, version: null, read: false };
-  }
-}
-
 const stores = new Map<string, Store>();
 const encoder = new TextEncoder();
 const cacheKiB = (workerData as { cacheKiB?: number } | undefined)?.cacheKiB;
@@ -56,21 +38,39 @@ function storeFor(file: string): Store {
   return store;
 }
 
+/** `fn` in one read transaction of `store` (a consistent snapshot). */
+function inSnapshot<T>(store: Store, fn: () => T): T {
+  store.db.exec('BEGIN');
+  try {
+    return fn();
+  } finally {
+    store.db.exec('COMMIT');
+  }
+}
+
 function answer(req: ReaderRequest): ReaderAnswer {
   try {
     const store = storeFor(req.db);
     const version = store.version();
-    store.db.exec('BEGIN');
-    try {
-      const body = encoder.encode(executeRead(store, req.task, version));
-      return { id: req.id, body };
-    } finally {
-      store.db.exec('COMMIT');
-    }
+    return { id: req.id, body: inSnapshot(store, () => encoder.encode(executeRead(store, req.task, version))) };
   } catch (e) {
     return { id: req.id, failure: toFailure(e) };
   }
 }
+
+/** What a reader keeps ahead of the reads while it has nothing to do (pool.ts): every incident's cell (query/match-days.ts). */
+function prepare(file: string): Prepared {
+  try {
+    const store = storeFor(file);
+    const version = store.version();
+    if (version === null) return { prepared: file, version, read: false };
+    return { prepared: file, version, read: inSnapshot(store, () => prepareMatchDays(store, version, prepareMinRows)) };
+  } catch {
+    // the reads that need the database report why it cannot be read
+    return { prepared: file, version: null, read: false };
+  }
+}
+
 
 parentPort!.on('message', (req: ReaderRequest | { forget: string } | { open: string } | { prepare: string }) => {
   if ('prepare' in req) return void parentPort!.postMessage(prepare(req.prepare));
