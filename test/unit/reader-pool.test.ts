@@ -60,7 +60,8 @@ describe('reader pool', () => {
 
   it('keeps this thread free and serves the other lane while a long read runs', async () => {
     const events: string[] = [];
-    const long = pool.read(file, slow(3_000_000), null, 'api').then(() => events.push('long read answered'));
+    // Long enough to outlast a second reader's start on a loaded machine (the quick read may need one).
+    const long = pool.read(file, slow(8_000_000), null, 'api').then(() => events.push('long read answered'));
     // This thread is not blocked: a timer fires, and a quick read answers, before the long read.
     await new Promise<void>((resolve) => setTimeout(() => resolve(void events.push('timer fired')), 10));
     const quick = await pool.read(file, page({ limit: 1 }), null, 'console');
