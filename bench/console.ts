@@ -408,10 +408,22 @@ function firstPageSpan(o: OpenResult): string {
   return `; first page asked at ${fmtMs(q.start)} ms, answered at ${q.end === null ? 'never' : `${fmtMs(q.end)} ms`}`;
 }
 
+/**
+ * How much of the database file the system holds in its file cache (util-linux's fincore, when
+ * the machine has it): a view's first run reads from the disk what it does not hold.
+ */
+function fileCached(file: string): string {
+  const r = spawnSync('fincore', ['--bytes', '--noheadings', '--output', 'RES,SIZE', file], { encoding: 'utf8' });
+  const [res, size] = (r.status === 0 ? r.stdout.trim().split(/\s+/) : []).map(Number);
+  if (res === undefined || size === undefined || !Number.isFinite(res) || !(size > 0)) return 'the share of the database file in the file cache: unknown (no fincore)';
+  return `the database file in the system's file cache: ${fmtInt(res / 1048576)} of ${fmtInt(size / 1048576)} MiB (${((100 * res) / size).toFixed(0)}%)`;
+}
+
 async function measureOpen(browser: Browser, dbFile: string, apiKey: string, served: { current: Served }): Promise<{ cold: OpenResult[]; coldAfter: OpenResult[]; warm: OpenResult[]; baseline: OpenResult[] }> {
   heading(
     `first rows after opening the console: a cold server (${COLD_RUNS} starts, opened at the ready line${COLD_AFTER_MS ? ` and ${COLD_RUNS} more opened ${fmtMs(COLD_AFTER_MS)} ms after it` : ''}) and a warm one (${RUNS} opens)${BASELINE ? `; the cold starts interleaved with ${BASELINE}'s` : ''}`,
   );
+  console.log(`  ${fileCached(dbFile)}`);
   if (BASELINE && !fs.existsSync(path.join(BASELINE, 'out/main/cli.js'))) throw new Error(`BENCH_BASELINE: no built server at ${BASELINE}/out/main/cli.js (npm run build there first)`);
   const cold: OpenResult[] = [];
   const baseline: OpenResult[] = [];
@@ -466,11 +478,12 @@ interface ViewRow {
   failure: string | null;
 }
 
-async function measureViews(browser: Browser, main: string, apiKey: string): Promise<ViewRow[]> {
+async function measureViews(browser: Browser, main: string, apiKey: string, dbFile: string): Promise<ViewRow[]> {
   const client = new KeepAliveClient(main, { PgrApiKey: apiKey });
   const fx = await fixtures(client);
   const all = matrixViews(fx).filter((v) => !ONLY || ONLY.test(v.name) || ONLY.test(v.family));
   heading(`the view matrix: ${all.length} views x ${RUNS} runs (the control used → the total shown, nothing in flight)`);
+  console.log(`  ${fileCached(dbFile)}`);
   const context = await newContext(browser);
   const page = await context.newPage();
   await page.goto(`${main}/#key=${apiKey}`);
@@ -516,7 +529,8 @@ async function measureViews(browser: Browser, main: string, apiKey: string): Pro
   return rows;
 }
 
-async function measureKept(browser: Browser, main: string, apiKey: string): Promise<{ filter: number[]; charts: number[]; scroll: ScrollResult[] }> {
+async function measureKept(browser: Browser, main: string, apiKey: string, dbFile: string): Promise<{ filter: number[]; charts: number[]; scroll: ScrollResult[] }> {
+  console.log(`  before the filter, chart and scrolling runs, ${fileCached(dbFile)}`);
   const filter: number[] = [];
   const charts: number[] = [];
   const scroll: ScrollResult[] = [];
@@ -594,8 +608,8 @@ async function main(): Promise<void> {
       const o = await openConsole(browser, served.current.main, apiKey);
       await o.close();
     }
-    if (PARTS.has('views')) rows = await measureViews(browser, served.current.main, apiKey);
-    if (PARTS.has('kept')) kept = await measureKept(browser, served.current.main, apiKey);
+    if (PARTS.has('views')) rows = await measureViews(browser, served.current.main, apiKey, prepared.file);
+    if (PARTS.has('kept')) kept = await measureKept(browser, served.current.main, apiKey, prepared.file);
   } finally {
     await browser.close();
     await served.current.stop();

@@ -254,6 +254,40 @@ describe('reader pool', () => {
     }
   });
 
+  it("reads the console's database file through into the system's file cache, a slice at a time while nothing waits, and again a while later; not for scripts alone, nor a file above its limit", async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const until = async (ok: () => boolean) => {
+      for (let i = 0; i < 400 && !ok(); i++) await sleep(25);
+    };
+    const size = fs.statSync(file).size;
+    const slice = 64 * 1024;
+    expect(size).toBeGreaterThan(20 * slice);
+    const used = new ReaderPool({ size: 2, idleMs: 60_000, consoleSpreadMs: 0, prepareIdleMs: 50, warmSliceBytes: slice, warmEveryMs: 1_500 });
+    const scripts = new ReaderPool({ size: 2, idleMs: 60_000, prepareIdleMs: 50, warmSliceBytes: slice });
+    const large = new ReaderPool({ size: 2, idleMs: 60_000, consoleSpreadMs: 0, prepareIdleMs: 50, warmSliceBytes: slice, warmMaxBytes: size - 1 });
+    try {
+      await Promise.all([used.read(file, page({ limit: 1 }), store.version(), 'console'), scripts.read(file, page({ limit: 1 }), store.version(), 'api'), large.read(file, page({ limit: 1 }), store.version(), 'console')]);
+      await until(() => used.warmed > 0);
+      // Meanwhile a read is answered as ever (reads come first; the reading through goes on after it).
+      const text = page({ virtual_search: { value: 'сервер', strict: false } });
+      expect(JSON.parse((await used.read(file, text, store.version(), 'console')).toString())).toEqual(JSON.parse(executeRead(store, text)));
+      await until(() => used.warmed >= size);
+      // The whole file once, not again before warmEveryMs.
+      expect(used.warmed).toBe(size);
+      await sleep(500);
+      expect(used.warmed).toBe(size);
+      expect(scripts.warmed).toBe(0);
+      expect(large.warmed).toBe(0);
+      // warmEveryMs later, the console's next read has it read through again.
+      await sleep(1_000);
+      await used.read(file, page({ limit: 1 }), store.version(), 'console');
+      await until(() => used.warmed >= 2 * size);
+      expect(used.warmed).toBe(2 * size);
+    } finally {
+      await Promise.all([used.close(), scripts.close(), large.close()]);
+    }
+  });
+
   it('lets readers beyond the first stop once the console has been away for a while', async () => {
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     const p = new ReaderPool({ size: 2, idleMs: 100, consoleKeepMs: 300, consoleSpreadMs: 0 });

@@ -10,7 +10,13 @@
 // the read-ahead, the aggregates) never wait for a thread or a connection to start. While a
 // console is in use, a reader with nothing to do for a while reads ahead what the first large
 // text search's aggregates would otherwise read (every incident's cell: query/match-days.ts), one
-// reader at a time, so that the analyst's first frequent word does not pay for it.
+// reader at a time, so that the analyst's first frequent word does not pay for it. Before that,
+// the database file itself is read through, a slice at a time, into the system's file cache (as
+// PostgreSQL's pg_prewarm does): on a disk the system has not read lately (after a restart, or
+// on a machine that gives cached pages back) a view's first rows, counts and groupings otherwise
+// wait for thousands of scattered disk reads.
+import fs from 'node:fs';
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../../workers/entry';
 import { cellsAnswer } from '../query/match-days';
@@ -38,6 +44,15 @@ export interface ReaderPoolOptions {
   prepareIdleMs?: number | null;
   /** Fewer incidents than this are not read ahead (their cells are read in tens of ms when first needed). */
   prepareMinRows?: number;
+  /**
+   * While a console is in use, its database file is read through into the system's file cache
+   * first, and again this long after (ms; null: never).
+   */
+  warmEveryMs?: number | null;
+  /** Bytes of the file read at a time (a read that comes meanwhile waits for at most one slice). */
+  warmSliceBytes?: number;
+  /** A file larger than this is not read through (bytes; a quarter of the machine's memory). */
+  warmMaxBytes?: number;
 }
 
 interface Job {
@@ -67,8 +82,8 @@ interface Reader {
   worker: Worker;
   job: Job | null;
   idle: NodeJS.Timeout | null;
-  /** Reading ahead (prepare): busy as with a job; the database and the server's data version it is for. */
-  preparing: { db: string; version: string | null } | null;
+  /** Reading ahead (prepare, or a slice of the file: warm): busy as with a job; the database and the server's data version it is for. */
+  preparing: { db: string; version: string | null; warm?: true } | null;
   /** The reading ahead due once the reader has had nothing to do for a while. */
   prep: NodeJS.Timeout | null;
   /** What it last read ahead: the database and the server's data version then, and the text aggregates asked by then. */
@@ -96,6 +111,25 @@ const CONSOLE_SPREAD_MS = 1500;
  */
 const PREPARE_IDLE_MS = 2000;
 
+/**
+ * How often the console's database file is read through again while a console is in use: the
+ * system keeps what was read lately, and this is what the console reads.
+ */
+const WARM_EVERY_MS = 10 * 60_000;
+
+/**
+ * A slice of the file read at a time: some 12 ms from a disk, 2 from the file cache (a read that
+ * comes meanwhile waits at most that long, and a view's own disk reads queue behind little).
+ */
+const WARM_SLICE_BYTES = 8 * 1024 * 1024;
+
+/** Where a database file's reading through stands: the next slice, the file's size, when it was last read through (performance.now()). */
+interface Warmth {
+  next: number;
+  size: number;
+  done: number | null;
+}
+
 /** Where the reader thread's code is: beside the bundle when built, the source under tsx. */
 const readerEntry = () => workerEntry(__filename, 'reader.ts', 'reader');
 
@@ -109,6 +143,8 @@ export class ReaderPool {
   private droppedReads = 0;
   /** When the console's lane last had a read (performance.now()); -Infinity: never. */
   private consoleAt = Number.NEGATIVE_INFINITY;
+  /** When the console in use had its first read (after none for consoleKeepMs). */
+  private consoleSince = Number.NEGATIVE_INFINITY;
   /** The rest of the readers, started once a console is in use (consoleSeen). */
   private spread: NodeJS.Timeout | null = null;
   /** The database the console reads, and the last data version each database was read at. */
@@ -117,6 +153,10 @@ export class ReaderPool {
   /** The console's reads of a text search's aggregates from the match's row ids so far. */
   private tallies = 0;
   private preparations = 0;
+  private readonly warmth = new Map<string, Warmth>();
+  /** The file's next slice not before (performance.now()): a pause as long as the last slice took. */
+  private warmResumeAt = 0;
+  private warmedBytes = 0;
 
   constructor(private readonly o: ReaderPoolOptions) {}
 
@@ -137,6 +177,11 @@ export class ReaderPool {
   /** Readings ahead done (prepare): each one a reader read every incident's cell. */
   get prepared(): number {
     return this.preparations;
+  }
+
+  /** Bytes of database files read through into the system's file cache (warm). */
+  get warmed(): number {
+    return this.warmedBytes;
   }
 
   /** Reads waiting for a reader. */
@@ -224,7 +269,9 @@ export class ReaderPool {
    * first at once (the read needs one) and the others consoleSpreadMs later.
    */
   private consoleSeen(db: string): void {
-    this.consoleAt = performance.now();
+    const now = performance.now();
+    if (now - this.consoleAt >= (this.o.consoleKeepMs ?? CONSOLE_KEEP_MS)) this.consoleSince = now;
+    this.consoleAt = now;
     this.consoleDb = db;
     // Readers with nothing to do may have something to read ahead at the data the console now reads.
     for (const r of this.readers) if (!busy(r) && !r.prep) this.prepareLater(r);
@@ -296,6 +343,15 @@ export class ReaderPool {
     worker.unref();
     const r: Reader = { worker, job: null, idle: null, preparing: null, prep: null, prepared: null };
     worker.on('message', (a: ReaderAnswer) => {
+      if ('warmed' in a) {
+        r.preparing = null;
+        this.sliceWarmed(a.warmed, a.at, a.read);
+        this.warmResumeAt = performance.now() + a.ms;
+        this.rest(r);
+        this.pump();
+        this.readAheadAfter(r);
+        return;
+      }
       if ('prepared' in a) {
         // The server's data version the reading ahead was asked at (the reader's own token is its connection's).
         r.prepared = r.preparing && { ...r.preparing, tallies: this.tallies };
@@ -303,6 +359,7 @@ export class ReaderPool {
         if (a.read) this.preparations++;
         this.rest(r);
         this.pump();
+        this.readAheadAfter(r);
         return;
       }
       const job = r.job;
@@ -356,25 +413,81 @@ export class ReaderPool {
   }
 
   /**
-   * While a console is in use, a reader that has had nothing to do for prepareIdleMs reads ahead
-   * (reader.ts, prepare) what the first large text search's aggregates would otherwise read: once
+   * While a console is in use, a free reader reads ahead. First the console's database file into
+   * the system's file cache (reader.ts, warm): from consoleSpreadMs after the console's first read
+   * (not while it opens), a slice at a time while no reader reads, each after a pause as long as
+   * the last took, so that a read shares the disk with one slice at most (again warmEveryMs later). Then, once a reader has had
+   * nothing to do for prepareIdleMs, what the first large text search's aggregates would
+   * otherwise read (reader.ts, prepare; a second or so of one core, that cannot be paused): once
    * per reader at the console's data, and again at a new data version if the console has asked
    * such aggregates since. One reader at a time, never while reads wait: the other serves meanwhile.
    */
   private prepareLater(r: Reader): void {
     if (r.prep) clearTimeout(r.prep);
     r.prep = null;
-    const after = this.o.prepareIdleMs === undefined ? PREPARE_IDLE_MS : this.o.prepareIdleMs;
-    if (after === null || this.closed || busy(r) || !this.wantsPreparing(r)) return;
+    const idle = this.o.prepareIdleMs === undefined ? PREPARE_IDLE_MS : this.o.prepareIdleMs;
+    if (idle === null || this.closed || busy(r)) return;
+    const warming = this.wantsWarming();
+    if (!warming && !this.wantsPreparing(r)) return;
+    const now = performance.now();
+    const after = warming ? Math.max(0, this.consoleSince + (this.o.consoleSpreadMs ?? CONSOLE_SPREAD_MS) - now, this.warmResumeAt - now) : idle;
     r.prep = setTimeout(() => {
       r.prep = null;
-      if (this.closed || busy(r) || !this.readers.includes(r) || !this.wantsPreparing(r)) return;
-      if (this.queued > 0 || this.readers.some((x) => x.preparing)) return this.prepareLater(r);
+      if (this.closed || busy(r) || !this.readers.includes(r)) return;
+      const warm = this.wantsWarming();
+      if (!warm && !this.wantsPreparing(r)) return;
+      // Another reader reading ahead: this one tries again once it is done (readAheadAfter).
+      if (this.readers.some((x) => x.preparing)) return;
+      // Reads wait: the cells once idle again. Reads wait or run: the file's next slice after them (rest).
+      if (this.queued > 0 && !warm) return this.prepareLater(r);
+      if (warm && (this.queued > 0 || this.readers.some((x) => x.job !== null))) return;
       const db = this.consoleDb!;
+      if (warm) {
+        const w = this.warmth.get(db)!;
+        r.preparing = { db, version: null, warm: true };
+        r.worker.postMessage({ warm: db, at: w.next, bytes: Math.min(this.o.warmSliceBytes ?? WARM_SLICE_BYTES, w.size - w.next) });
+        return;
+      }
       r.preparing = { db, version: this.versions.get(db) ?? null };
       r.worker.postMessage({ prepare: db });
     }, after);
     r.prep.unref();
+  }
+
+  /** The other free readers, which did not read ahead while `r` did, may now. */
+  private readAheadAfter(r: Reader): void {
+    for (const x of this.readers) if (x !== r && !busy(x) && !x.prep) this.prepareLater(x);
+  }
+
+  /**
+   * Whether the console's database file is to be read through now: not yet, part-way, or last
+   * read through warmEveryMs ago; never above warmMaxBytes.
+   */
+  private wantsWarming(): boolean {
+    const db = this.consoleDb;
+    const every = this.o.warmEveryMs === undefined ? WARM_EVERY_MS : this.o.warmEveryMs;
+    if (db === null || every === null || performance.now() - this.consoleAt >= (this.o.consoleKeepMs ?? CONSOLE_KEEP_MS)) return false;
+    let w = this.warmth.get(db);
+    if (w && w.next < w.size) return true;
+    if (w && w.done !== null && performance.now() - w.done < every) return false;
+    let size = 0;
+    try {
+      size = fs.statSync(db).size;
+    } catch {
+      // no such file (yet): nothing to read through
+    }
+    const fits = size > 0 && size <= (this.o.warmMaxBytes ?? Math.floor(os.totalmem() / 4));
+    w = fits ? { next: 0, size, done: null } : { next: 0, size: 0, done: performance.now() };
+    this.warmth.set(db, w);
+    return fits;
+  }
+
+  private sliceWarmed(db: string, at: number, read: number): void {
+    this.warmedBytes += read;
+    const w = this.warmth.get(db);
+    if (!w || w.next !== at) return;
+    w.next = read > 0 ? at + read : w.size;
+    if (w.next >= w.size) w.done = performance.now();
   }
 
   private wantsPreparing(r: Reader): boolean {
