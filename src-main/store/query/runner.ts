@@ -19,7 +19,7 @@ import type { Statements } from '../statements';
 import { countOf, keptSliceHolds } from './days';
 import { byValue, EVERY_GROUP, indexLedBy, keptGroups, oneStatus, statusValueIndex, walkIndex, type Group, type GroupPage, type GroupResult } from './groups';
 import { compileSearchPlan, countSqlOf, idsSqlOf, materialise, matchKey, planResource, type Plan } from './plan';
-import { incidentStats, type IncidentStats, type StatBucket } from './stats';
+import { incidentStats, textMatchCount, type IncidentStats, type StatBucket } from './stats';
 import { openStream, type Stream } from './stream';
 
 export interface PlanResult {
@@ -59,7 +59,7 @@ export class Runner {
         const key = matchKey(plan);
         total = store.totals.get(key, version);
         if (total === undefined) {
-          total = this.keptTally(plan) ? countOf(store, plan.tally!) : this.countMatches(plan, r, fillCount);
+          total = this.keptTally(plan) ? countOf(store, plan.tally!) : this.countMatches(plan, r, fillCount, version);
           store.totals.set(key, version, total);
         }
       }
@@ -77,7 +77,7 @@ export class Runner {
     if (known !== undefined) return known;
     return store.withHits((hits) => {
       const { fillCount, exact } = materialise(hits, plan);
-      const total = exact ?? (this.keptTally(plan) ? countOf(store, plan.tally!) : this.countMatches(plan, planResource(plan.resource), fillCount));
+      const total = exact ?? (this.keptTally(plan) ? countOf(store, plan.tally!) : this.countMatches(plan, planResource(plan.resource), fillCount, version));
       store.totals.set(key, version, total);
       return total;
     }, version);
@@ -246,7 +246,10 @@ export class Runner {
   }
 
   /** COUNT(*) of the plan's matches. */
-  private countMatches(plan: Plan, r: ResourceDef, fill: (sql: string) => string): number {
+  /** Counted in SQL, or a text search within statuses, bands and a range from every incident's cell (stats.ts, textMatchCount). */
+  private countMatches(plan: Plan, r: ResourceDef, fill: (sql: string) => string, version: string | null): number {
+    const viaCells = textMatchCount(this.store, plan, version);
+    if (viaCells !== null) return viaCells;
     const count = countSqlOf(r, plan);
     return this.store.get1<{ n: number }>(fill(count.sql), count.params)?.n ?? 0;
   }

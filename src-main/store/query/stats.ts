@@ -137,6 +137,17 @@ const kept = new WeakMap<Statements, VersionedCache<IncidentStats>>();
  * from the kept counts when the plan is a slice of them (its tally); `version` the data version
  * read (before a read transaction began).
  */
+/**
+ * The number of a text search's matches from every incident's cell (match-days.ts), when the
+ * plan is one its aggregates are worked out that way for: a few ms from the cells kept on this
+ * connection, where counting the matches in SQL looks each one up (seconds for a frequent word
+ * within a risk band at 1,000,000 incidents). null: counted as before.
+ */
+export function textMatchCount(store: Statements, plan: Plan, version: string | null): number | null {
+  const days = daysOfText(store, plan, version);
+  return days === null ? null : days.reduce((n, d) => n + d.n, 0);
+}
+
 export function incidentStats(store: Statements, plan: Plan, requested: StatBucket | 'auto', version: string | null = store.version()): IncidentStats {
   let cache = kept.get(store);
   if (!cache) kept.set(store, (cache = new VersionedCache<IncidentStats>(64)));
