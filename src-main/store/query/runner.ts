@@ -245,8 +245,7 @@ export class Runner {
     return plan.tally !== undefined && keptSliceHolds(this.store, plan.tally);
   }
 
-  /** COUNT(*) of the plan's matches. */
-  /** Counted in SQL, or a text search within statuses, bands and a range from every incident's cell (stats.ts, textMatchCount). */
+  /** The number of the plan's matches: COUNT(*) in SQL, or a text search within statuses, bands and a range from every incident's cell (stats.ts, textMatchCount). */
   private countMatches(plan: Plan, r: ResourceDef, fill: (sql: string) => string, version: string | null): number {
     const viaCells = textMatchCount(this.store, plan, version);
     if (viaCells !== null) return viaCells;

@@ -133,11 +133,6 @@ function summarise(days: DayCount[], bucket: StatBucket): IncidentStats {
 const kept = new WeakMap<Statements, VersionedCache<IncidentStats>>();
 
 /**
- * The aggregates of a plan over incidents (its condition only: order and page are ignored),
- * from the kept counts when the plan is a slice of them (its tally); `version` the data version
- * read (before a read transaction began).
- */
-/**
  * The number of a text search's matches from every incident's cell (match-days.ts), when the
  * plan is one its aggregates are worked out that way for: a few ms from the cells kept on this
  * connection, where counting the matches in SQL looks each one up (seconds for a frequent word
@@ -148,6 +143,11 @@ export function textMatchCount(store: Statements, plan: Plan, version: string | 
   return days === null ? null : days.reduce((n, d) => n + d.n, 0);
 }
 
+/**
+ * The aggregates of a plan over incidents (its condition only: order and page are ignored),
+ * from the kept counts when the plan is a slice of them (its tally); `version` the data version
+ * read (before a read transaction began).
+ */
 export function incidentStats(store: Statements, plan: Plan, requested: StatBucket | 'auto', version: string | null = store.version()): IncidentStats {
   let cache = kept.get(store);
   if (!cache) kept.set(store, (cache = new VersionedCache<IncidentStats>(64)));

@@ -83,7 +83,7 @@ interface Reader {
   job: Job | null;
   idle: NodeJS.Timeout | null;
   /** Reading ahead (prepare, or a slice of the file: warm): busy as with a job; the database and the server's data version it is for. */
-  preparing: { db: string; version: string | null; warm?: true } | null;
+  preparing: { db: string; version: string | null } | null;
   /** The reading ahead due once the reader has had nothing to do for a while. */
   prep: NodeJS.Timeout | null;
   /** What it last read ahead: the database and the server's data version then, and the text aggregates asked by then. */
@@ -416,9 +416,9 @@ export class ReaderPool {
    * While a console is in use, a free reader reads ahead. First the console's database file into
    * the system's file cache (reader.ts, warm): from consoleSpreadMs after the console's first read
    * (not while it opens), a slice at a time while no reader reads, each after a pause as long as
-   * the last took, so that a read shares the disk with one slice at most (again warmEveryMs later). Then, once a reader has had
-   * nothing to do for prepareIdleMs, what the first large text search's aggregates would
-   * otherwise read (reader.ts, prepare; a second or so of one core, that cannot be paused): once
+   * the last took, so that a read shares the disk with one slice at most (again warmEveryMs
+   * later). Then, once a reader has had nothing to do for prepareIdleMs, what the first large
+   * text search's aggregates would otherwise read (reader.ts, prepare; a second or so of one core, that cannot be paused): once
    * per reader at the console's data, and again at a new data version if the console has asked
    * such aggregates since. One reader at a time, never while reads wait: the other serves meanwhile.
    */
@@ -444,7 +444,7 @@ export class ReaderPool {
       const db = this.consoleDb!;
       if (warm) {
         const w = this.warmth.get(db)!;
-        r.preparing = { db, version: null, warm: true };
+        r.preparing = { db, version: null };
         r.worker.postMessage({ warm: db, at: w.next, bytes: Math.min(this.o.warmSliceBytes ?? WARM_SLICE_BYTES, w.size - w.next) });
         return;
       }
