@@ -204,6 +204,9 @@ export function daysOfRids(store: Statements, d: MatchDays, rids: string | null,
   return out;
 }
 
+/** The number of incidents, from the kept per-day counts. */
+const incidentCount = (store: Statements): number => store.get1<{ n: number }>(`SELECT COALESCE(SUM(n), 0) AS n FROM ${DAY_COUNTS}`)?.n ?? 0;
+
 /** Below this many incidents the array is read when a match first needs it (tens of ms); from it, ahead (prepareMatchDays). */
 export const PREPARE_MIN_ROWS = 100_000;
 
@@ -215,7 +218,7 @@ export const PREPARE_MIN_ROWS = 100_000;
  */
 export function prepareMatchDays(store: Statements, version: string, minRows = PREPARE_MIN_ROWS): boolean {
   if (matchDaysOf(store, version, false) !== undefined) return false;
-  const rows = store.get1<{ n: number }>(`SELECT COALESCE(SUM(n), 0) AS n FROM ${DAY_COUNTS}`)?.n ?? 0;
+  const rows = incidentCount(store);
   if (rows < minRows) return false;
   matchDaysOf(store, version, true);
   return true;
@@ -250,7 +253,7 @@ function textMatchDays(store: Statements, table: string, match: string, s: DaySl
     : store.get1<{ rids: string | null; n: number }>(`SELECT group_concat(rowid, ',') AS rids, COUNT(*) AS n FROM ${q(table)} WHERE ${q(table)} MATCH ?`, [match]);
   if (!m) return null;
   if (days === undefined) {
-    const rows = store.get1<{ n: number }>(`SELECT COALESCE(SUM(n), 0) AS n FROM ${DAY_COUNTS}`)?.n ?? 0;
+    const rows = incidentCount(store);
     if (m.n * READ_SHARE < rows) return null;
     days = matchDaysOf(store, version, true);
     if (!days) return null;

@@ -270,7 +270,7 @@ export class ReaderPool {
    */
   private consoleSeen(db: string): void {
     const now = performance.now();
-    if (now - this.consoleAt >= (this.o.consoleKeepMs ?? CONSOLE_KEEP_MS)) this.consoleSince = now;
+    if (now - this.consoleAt >= this.keepMs) this.consoleSince = now;
     this.consoleAt = now;
     this.consoleDb = db;
     // Readers with nothing to do may have something to read ahead at the data the console now reads.
@@ -406,7 +406,7 @@ export class ReaderPool {
       r.idle = null;
       if (busy(r)) return; // rested again once its job or its reading ahead is done
       const sinceConsole = performance.now() - this.consoleAt;
-      if (sinceConsole < (this.o.consoleKeepMs ?? CONSOLE_KEEP_MS)) this.rest(r);
+      if (sinceConsole < this.keepMs) this.rest(r);
       else void r.worker.terminate();
     }, idleMs);
     r.idle.unref();
@@ -454,6 +454,16 @@ export class ReaderPool {
     r.prep.unref();
   }
 
+  /** How long readers stay started after the console's last read (ms). */
+  private get keepMs(): number {
+    return this.o.consoleKeepMs ?? CONSOLE_KEEP_MS;
+  }
+
+  /** Whether the console's lane had a read within keepMs. */
+  private consoleInUse(): boolean {
+    return performance.now() - this.consoleAt < this.keepMs;
+  }
+
   /** The other free readers, which did not read ahead while `r` did, may now. */
   private readAheadAfter(r: Reader): void {
     for (const x of this.readers) if (x !== r && !busy(x) && !x.prep) this.prepareLater(x);
@@ -466,7 +476,7 @@ export class ReaderPool {
   private wantsWarming(): boolean {
     const db = this.consoleDb;
     const every = this.o.warmEveryMs === undefined ? WARM_EVERY_MS : this.o.warmEveryMs;
-    if (db === null || every === null || performance.now() - this.consoleAt >= (this.o.consoleKeepMs ?? CONSOLE_KEEP_MS)) return false;
+    if (db === null || every === null || !this.consoleInUse()) return false;
     let w = this.warmth.get(db);
     if (w && w.next < w.size) return true;
     if (w && w.done !== null && performance.now() - w.done < every) return false;
@@ -492,7 +502,7 @@ export class ReaderPool {
 
   private wantsPreparing(r: Reader): boolean {
     const db = this.consoleDb;
-    if (db === null || performance.now() - this.consoleAt >= (this.o.consoleKeepMs ?? CONSOLE_KEEP_MS)) return false;
+    if (db === null || !this.consoleInUse()) return false;
     const p = r.prepared;
     if (!p || p.db !== db) return true;
     return p.version !== (this.versions.get(db) ?? null) && p.tallies < this.tallies;
